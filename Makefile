@@ -1,0 +1,32 @@
+# Two commands from a fresh machine with python3 and pip:
+#   make run    set up .venv and run the main job
+#   make test   set up .venv and run the tests (what CI runs)
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+
+.PHONY: setup run test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/chameleon-lab demo
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: lint
+	$(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/chameleon-lab bench perft
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

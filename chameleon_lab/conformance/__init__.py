@@ -1,0 +1,101 @@
+"""The machine-readable conformance entry point (``python -m chameleon_lab.conformance``).
+
+Implements ``../shared/conformance/CONTRACT.md``: JSON Lines in on stdin, one output line
+per input line on stdout. Bad input is never guessed at: one line on stderr naming the
+input line number and the problem, and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Iterable
+from typing import IO, Any
+
+from ..games.chameleon import Position
+
+EXIT_BAD_INPUT = 2
+
+
+class BadInput(ValueError):
+    """An input line that cannot be answered; carries its 1-based line number."""
+
+    def __init__(self, line_no: int, message: str) -> None:
+        super().__init__(f"line {line_no}: {message}")
+        self.line_no = line_no
+
+
+def _position(obj: Any) -> Position:
+    return Position.from_legacy(obj)
+
+
+def answer_successors(obj: Any) -> list[dict[str, Any]]:
+    """The successors of a legacy position, as legacy positions, in generation order."""
+    return [s.to_legacy() for s in _position(obj).successors()]
+
+
+def answer_perft(obj: Any, depth: int) -> int:
+    """Perft ``depth`` of a legacy position."""
+    return _position(obj).perft(depth)
+
+
+def run(handler: Callable[[Any], Any], lines: Iterable[str], out: IO[str]) -> None:
+    """Answer each non-blank input line with ``handler``; raise :class:`BadInput` on error."""
+    for line_no, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise BadInput(line_no, f"not JSON ({exc.msg} at column {exc.colno})") from None
+        try:
+            result = handler(obj)
+        except ValueError as exc:
+            raise BadInput(line_no, str(exc)) from None
+        out.write(json.dumps(result, separators=(",", ":")) + "\n")
+        out.flush()
+
+
+def _depth(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"depth must be a whole number >= 0, got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command-line interface of the contract."""
+    parser = argparse.ArgumentParser(
+        prog="python -m chameleon_lab.conformance",
+        description="Answer conformance queries (JSON Lines on stdin, one answer a line).",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub.add_parser("successors", help="successor positions in the original order")
+    perft = sub.add_parser("perft", help="leaves of the game tree D plies deep")
+    perft.add_argument("depth", type=_depth, metavar="D")
+    return parser
+
+
+def main(
+    argv: list[str] | None = None,
+    stdin: IO[str] | None = None,
+    stdout: IO[str] | None = None,
+    stderr: IO[str] | None = None,
+) -> int:
+    """Run the entry point; returns the exit status."""
+    stdin, stdout, stderr = stdin or sys.stdin, stdout or sys.stdout, stderr or sys.stderr
+    args = build_parser().parse_args(argv)
+    handlers: dict[str, Callable[[Any], Any]] = {
+        "successors": answer_successors,
+        "perft": lambda obj: answer_perft(obj, args.depth),
+    }
+    try:
+        run(handlers[args.command], stdin, stdout)
+    except BadInput as exc:
+        stderr.write(f"{exc}\n")
+        return EXIT_BAD_INPUT
+    return 0

@@ -1,0 +1,106 @@
+"""The game object (move limit) and the ``chameleon-lab`` command."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+
+import pytest
+
+from chameleon_lab.cli import main
+from chameleon_lab.games.chameleon import Game, Position
+
+
+def test_move_limit_is_a_rule_of_the_game():
+    game = Game(players="RG", move_limit=3)
+    for _ in range(3):
+        game.play(game.position.legal_moves[0])
+    assert game.is_over and game.result.reason == "move_limit"
+    assert game.result.winner is None
+    with pytest.raises(ValueError, match="move limit of 3"):
+        game.play(game.position.legal_moves[0])
+
+
+def test_no_move_limit_plays_on():
+    game = Game(players="RG", move_limit=None)
+    for _ in range(150):
+        if game.is_over:
+            break
+        game.play(game.position.legal_moves[-1])
+    assert game.is_over == game.position.is_over
+
+
+@pytest.mark.parametrize("limit", [0, -5, 2.5, True, "100"])
+def test_bad_move_limits_are_rejected(limit):
+    with pytest.raises(ValueError, match="move_limit"):
+        Game(move_limit=limit)
+
+
+def test_game_records_the_capture_flag():
+    game = Game(
+        start=Position.from_pawns(
+            [(0, 5, 5, 3), (1, 3, 5, 0), (1, 3, 6, 1)], to_move=0, limits=(3, 5, 4, 6)
+        )
+    )
+    game.play("f3f5")
+    assert str(game.moves[0]) == "f3xf5"
+
+
+def test_demo_writes_figures_and_an_exact_perft_table(tmp_path, conformance_dir):
+    import json
+
+    main(
+        [
+            "demo",
+            "--figures",
+            str(tmp_path / "fig"),
+            "--data",
+            str(tmp_path / "data"),
+            "--depth",
+            "3",
+        ]
+    )
+    png = (tmp_path / "fig" / "start_positions.png").read_bytes()
+    assert png[:4] == b"\x89PNG"
+    assert (tmp_path / "fig" / "start_positions.svg").stat().st_size > 10_000
+    with (tmp_path / "data" / "perft_start_positions.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    recorded = json.loads((conformance_dir / "perft.json").read_text())
+    assert [[int(r[f"perft{d}"]) for d in (1, 2, 3)] for r in rows] == [
+        rec["perft"][:3] for rec in recorded
+    ]
+
+
+def test_bench_perft_prints_a_rate(conformance_dir):
+    import json
+
+    recorded = json.loads((conformance_dir / "perft.json").read_text())
+    leaves = sum(rec["perft"][2] for rec in recorded)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "chameleon_lab.cli",
+            "bench",
+            "perft",
+            "--depth",
+            "3",
+            "--repeat",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "positions generated per second" in proc.stdout
+    total = next(line for line in proc.stdout.splitlines() if line.startswith("total"))
+    assert f"{leaves:,}" in total
+
+
+def test_cli_rejects_bad_arguments(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "perft", "--depth", "0"])
+    assert exc.value.code == 2
+    assert "whole number >= 1" in capsys.readouterr().err
