@@ -29,9 +29,10 @@ def run_demo(figures: Path, data: Path, depth: int = 5) -> list[Path]:
     fig.suptitle("Chameleon Chess: start positions of the 11 seatings", y=1.01)
     for suffix in ("png", "svg"):
         path = figures / f"start_positions.{suffix}"
-        # no date in the metadata, so an unchanged figure is an unchanged file
+        # no date and fixed ids in SVG, so an unchanged figure is an unchanged file
         meta = {"Date": None} if suffix == "svg" else {}
-        fig.savefig(path, dpi=120, bbox_inches="tight", metadata=meta)
+        with matplotlib.rc_context({"svg.hashsalt": "chameleon_lab"}):
+            fig.savefig(path, dpi=120, bbox_inches="tight", metadata=meta)
         written.append(path)
     plt.close(fig)
     written.append(save_picture(starts[-1], figures / "start_position_4p.svg"))
