@@ -40,6 +40,28 @@ def answer_perft(obj: Any, depth: int) -> int:
     return _position(obj).perft(depth)
 
 
+def answer_choose(obj: Any) -> dict[str, Any]:
+    """The successor the thesis-compatible algorithm picks in depth mode, and its index."""
+    from ..search.api import thesis_search
+
+    if not isinstance(obj, dict):
+        raise ValueError(f"a choose query is a JSON object, got {type(obj).__name__}")
+    missing = [k for k in ("state", "algorithm", "eval", "depth") if k not in obj]
+    if missing:
+        raise ValueError(f"the choose query lacks {', '.join(map(repr, missing))}")
+    position = _position(obj["state"])
+    normalize = obj.get("normalize", False)
+    if not isinstance(normalize, bool):
+        raise ValueError(f"normalize must be true or false, got {normalize!r}")
+    algorithm = obj["algorithm"]
+    # maxn and maxnis always normalise; the flag matters for paranoid and hypermax only
+    norm = True if algorithm in ("maxn", "maxnis") else normalize
+    result = thesis_search(
+        position, algorithm, depth=obj["depth"], heuristic=obj["eval"], normalize=norm
+    )
+    return {"index": result.index, "state": position.successors()[result.index].to_legacy()}
+
+
 def run(handler: Callable[[Any], Any], lines: Iterable[str], out: IO[str]) -> None:
     """Answer each non-blank input line with ``handler``; raise :class:`BadInput` on error."""
     for line_no, line in enumerate(lines, start=1):
@@ -77,6 +99,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("successors", help="successor positions in the original order")
     perft = sub.add_parser("perft", help="leaves of the game tree D plies deep")
     perft.add_argument("depth", type=_depth, metavar="D")
+    sub.add_parser("choose", help="the thesis-compatible algorithm's choice in depth mode")
     return parser
 
 
@@ -92,6 +115,7 @@ def main(
     handlers: dict[str, Callable[[Any], Any]] = {
         "successors": answer_successors,
         "perft": lambda obj: answer_perft(obj, args.depth),
+        "choose": answer_choose,
     }
     try:
         run(handlers[args.command], stdin, stdout)

@@ -125,6 +125,50 @@ def is_over(state: np.ndarray) -> bool:
 
 
 @njit(cache=True)
+def count_targets(state: np.ndarray, s: int) -> int:
+    """Number of targets pawn ``s`` has, whoever is to move (``countPawns100Moves``).
+
+    The same walk as :func:`generate_moves`, counting instead of writing. The two are
+    kept apart on purpose: sharing one routine with a write flag cost 10-15 % of the
+    perft speed (measured with ``chameleon-lab bench perft``).
+    """
+    p = state[PL + s]
+    minr = state[MINR]
+    maxr = state[MAXR]
+    minc = state[MINC]
+    maxc = state[MAXC]
+    sq = state[SQ + s]
+    r = sq >> 3
+    c = sq & 7
+    role = (_FIELD_COLOUR[sq] - state[KC + s]) & 3
+    n = 0
+    if role == KNIGHT:
+        for k in range(8):
+            tr = r + KNIGHT_DR[k]
+            tc = c + KNIGHT_DC[k]
+            if minr <= tr <= maxr and minc <= tc <= maxc:
+                occ = state[BOARD + tr * 8 + tc]
+                if occ == 0 or state[PL + occ - 1] != p:
+                    n += 1
+    else:
+        for d in range(RAY_FIRST[role], RAY_END[role]):
+            dr = RAY_DR[d]
+            dc = RAY_DC[d]
+            tr = r + dr
+            tc = c + dc
+            while minr <= tr <= maxr and minc <= tc <= maxc:
+                occ = state[BOARD + tr * 8 + tc]
+                if occ != 0:
+                    if state[PL + occ - 1] != p:
+                        n += 1
+                    break
+                n += 1
+                tr += dr
+                tc += dc
+    return n
+
+
+@njit(cache=True)
 def generate_moves(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """Write the legal moves into ``moves[ply, :]`` in the original order; return their count.
 
@@ -176,6 +220,14 @@ def generate_moves(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
                     tr += dr
                     tc += dc
     return n
+
+
+@njit(cache=True)
+def player_of(state: np.ndarray) -> int:
+    """The player to move, or -1 once the game is over (the search protocol's status)."""
+    if players_alive(state) <= 1:
+        return -1
+    return state[TOMOVE]
 
 
 @njit(cache=True)

@@ -1,0 +1,313 @@
+"""The original program's root driver: depth mode, time mode, root data and the choice.
+
+Given a position, the driver scores each successor with the algorithm and picks the
+first successor with the best score (a later one wins only when strictly better).
+Every algorithm keeps *root data* passed into each root child's search and updated
+after it; the *next-depth hook* resets it (``reference/original-semantics.md``).
+
+Depth mode D searches every successor with remaining depth D-1. Time mode first scores
+every successor at remaining depth 0, then deepens one root successor at a time,
+reading the clock only between root successors, and chooses from a score array that
+mixes depths; it reports the fractional depth ``d + cursor / n``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..games.protocol import GameOps
+from . import thesis as T
+
+#: The time mode's depth ceiling in the original program.
+MAX_TIME_DEPTH = 100
+
+
+@dataclass
+class Workspace:
+    """Per-ply scratch tables of one search, allocated once (nothing is allocated below)."""
+
+    moves: np.ndarray
+    undo: np.ndarray
+    vals: np.ndarray
+    alphas: np.ndarray
+    stats: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+
+    @classmethod
+    def for_depth(cls, game: GameOps, depth: int) -> Workspace:
+        plies = depth + 3
+        return cls(
+            np.zeros((plies, game.max_moves), dtype=np.int64),
+            np.zeros((plies, game.undo_size), dtype=np.int64),
+            np.zeros((plies, 4)),
+            np.zeros((plies, 4)),
+        )
+
+
+class RootAlgorithm:
+    """One algorithm as the driver sees it: root data, child search, next-depth hook."""
+
+    scalar = False
+
+    def __init__(self, game: GameOps, evaluate, state: np.ndarray, normalize: bool) -> None:
+        self.game = game
+        self.evaluate = evaluate
+        self.normalize = normalize
+        self.root_player = int(game.player_of(state))
+        self.next_depth()
+
+    def next_depth(self) -> None:
+        """Reset the root data (called before the first pass and at every new depth)."""
+
+    def search_child(self, state: np.ndarray, depth: int, ws: Workspace) -> np.ndarray | float:
+        """Score the root successor now on ``state`` with ``depth`` plies left."""
+        raise NotImplementedError
+
+    def better(self, a, b) -> bool:
+        """Whether score ``a`` is strictly better than ``b`` for the root player."""
+        return a[self.root_player] > b[self.root_player]
+
+
+class MaxN(RootAlgorithm):
+    """MaxN: no root data."""
+
+    def search_child(self, state, depth, ws):
+        g = self.game
+        T.maxn_node(
+            g.generate,
+            g.make,
+            g.unmake,
+            g.player_of,
+            self.evaluate,
+            state,
+            depth,
+            1,
+            self.normalize,
+            ws.moves,
+            ws.undo,
+            ws.vals,
+            ws.stats,
+        )
+        return ws.vals[1].copy()
+
+
+class MaxNIS(RootAlgorithm):
+    """MaxN-IS: root data ``bestScore`` bounds each root child's shallow pruning."""
+
+    def __init__(
+        self, game, evaluate, state, normalize, max_sum: float = 1.0, deep: bool = False
+    ) -> None:
+        self.max_sum = max_sum
+        self.deep = deep
+        super().__init__(game, evaluate, state, normalize)
+
+    def next_depth(self) -> None:
+        self.best_score = 0.0
+
+    def search_child(self, state, depth, ws):
+        g = self.game
+        deep_bound = self.best_score if self.deep else -1.0
+        T.maxnis_node(
+            g.generate,
+            g.make,
+            g.unmake,
+            g.player_of,
+            self.evaluate,
+            state,
+            depth,
+            1,
+            self.normalize,
+            self.best_score,
+            self.max_sum,
+            deep_bound,
+            ws.moves,
+            ws.undo,
+            ws.vals,
+            ws.stats,
+        )
+        value = ws.vals[1].copy()
+        if value[self.root_player] > self.best_score:
+            self.best_score = float(value[self.root_player])
+        return value
+
+
+class Paranoid(RootAlgorithm):
+    """Paranoid: root data ``alpha``, raised after every root child."""
+
+    scalar = True
+
+    def next_depth(self) -> None:
+        self.alpha = -T.INFINITY
+
+    def search_child(self, state, depth, ws):
+        g = self.game
+        value = T.paranoid_node(
+            g.generate,
+            g.make,
+            g.unmake,
+            g.player_of,
+            self.evaluate,
+            state,
+            depth,
+            1,
+            self.normalize,
+            self.root_player,
+            self.alpha,
+            T.INFINITY,
+            ws.moves,
+            ws.undo,
+            ws.vals,
+            ws.stats,
+        )
+        self.alpha = max(self.alpha, value)
+        return float(value)
+
+    def better(self, a, b) -> bool:
+        return a > b
+
+
+class Hypermax(RootAlgorithm):
+    """Hypermax: root data the alpha vector (-infinity for the root's players, 0 else)."""
+
+    def __init__(self, game, evaluate, state, normalize, players: np.ndarray) -> None:
+        self.players = np.asarray(players, dtype=np.int64)
+        self.n_players = float(self.players.sum())
+        super().__init__(game, evaluate, state, normalize)
+
+    def next_depth(self) -> None:
+        self.alpha = np.where(self.players == 1, -T.INFINITY, 0.0)
+
+    def search_child(self, state, depth, ws):
+        g = self.game
+        ws.alphas[1, :] = self.alpha
+        T.hypermax_node(
+            g.generate,
+            g.make,
+            g.unmake,
+            g.player_of,
+            self.evaluate,
+            state,
+            depth,
+            1,
+            self.normalize,
+            self.players,
+            self.n_players,
+            ws.alphas,
+            ws.moves,
+            ws.undo,
+            ws.vals,
+            ws.stats,
+        )
+        value = ws.vals[1].copy()
+        rp = self.root_player
+        if self.alpha[rp] < value[rp]:
+            self.alpha[rp] = value[rp]
+        return value
+
+
+@dataclass
+class RootResult:
+    """What one root search did: the choice, the root scores and the effort."""
+
+    index: int
+    scores: np.ndarray  # one row (vector) or entry (scalar) per root successor
+    depth: float  # completed depth; fractional in time mode
+    expanded: int
+    evaluated: int
+    seconds: float
+    n_moves: int
+    moves: np.ndarray  # the root's moves, in generation order
+
+    @property
+    def nodes(self) -> int:
+        """Expanded plus evaluated positions: the benchmarks' node count."""
+        return self.expanded + self.evaluated
+
+
+def _choose(algo: RootAlgorithm, scores: list) -> int:
+    best = 0
+    for i in range(1, len(scores)):
+        if algo.better(scores[i], scores[best]):
+            best = i
+    return best
+
+
+def _root_moves(game: GameOps, state: np.ndarray, ws: Workspace) -> int:
+    if game.player_of(state) < 0:
+        raise ValueError("the position is already over: there is no move to choose")
+    n = game.generate(state, ws.moves, 0)
+    if n == 0:
+        raise ValueError("the player to move has no legal move: there is no move to choose")
+    ws.stats[0] += 1  # the root is expanded by the driver
+    return n
+
+
+def _working(state: np.ndarray) -> np.ndarray:
+    # Searches make and take back moves in place and leave the state as they found it
+    # (an explicit tree keeps its marks of visited nodes); read-only states are copied.
+    return state if state.flags.writeable else state.copy()
+
+
+def run_depth(algo: RootAlgorithm, state: np.ndarray, depth: int) -> RootResult:
+    """Depth mode D: every successor searched with D-1 plies left; reported depth D."""
+    g = algo.game
+    state = _working(state)
+    ws = Workspace.for_depth(g, depth)
+    start = time.perf_counter()
+    n = _root_moves(g, state, ws)
+    scores = []
+    for i in range(n):
+        g.make(state, ws.moves[0, i], ws.undo, 0)
+        scores.append(algo.search_child(state, depth - 1, ws))
+        g.unmake(state, ws.undo, 0)
+    seconds = time.perf_counter() - start
+    return RootResult(
+        _choose(algo, scores),
+        np.array(scores),
+        float(depth),
+        int(ws.stats[0]),
+        int(ws.stats[1]),
+        seconds,
+        n,
+        ws.moves[0, :n].copy(),
+    )
+
+
+def run_time(
+    algo: RootAlgorithm, state: np.ndarray, budget_ms: float, clock=time.perf_counter
+) -> RootResult:
+    """Time mode T ms, as the original: the clock is read only between root successors."""
+    g = algo.game
+    state = _working(state)
+    ws = Workspace.for_depth(g, MAX_TIME_DEPTH)
+    start = clock()
+    n = _root_moves(g, state, ws)
+    scores = []
+    for i in range(n):
+        g.make(state, ws.moves[0, i], ws.undo, 0)
+        scores.append(algo.search_child(state, 0, ws))
+        g.unmake(state, ws.undo, 0)
+    algo.next_depth()
+    d, cursor = 1, 0
+    while (clock() - start) * 1000.0 < budget_ms and d < MAX_TIME_DEPTH:
+        g.make(state, ws.moves[0, cursor], ws.undo, 0)
+        scores[cursor] = algo.search_child(state, d, ws)
+        g.unmake(state, ws.undo, 0)
+        cursor += 1
+        if cursor == n:
+            cursor = 0
+            d += 1
+            algo.next_depth()
+    seconds = clock() - start
+    return RootResult(
+        _choose(algo, scores),
+        np.array(scores),
+        d + cursor / n,
+        int(ws.stats[0]),
+        int(ws.stats[1]),
+        seconds,
+        n,
+        ws.moves[0, :n].copy(),
+    )
