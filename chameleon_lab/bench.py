@@ -81,3 +81,63 @@ def print_perft(depth: int = 5, repeat: int = 3) -> float:
         f"({rate / ORIGINAL_PERFT_RATE:.0f}x the original's {ORIGINAL_PERFT_RATE:,.0f})"
     )
     return rate
+
+
+#: Nodes per second of the original program at depth 4 on 12 four-player positions
+#: with at least 12 pawns (expanded plus evaluated positions), measured on this machine kind.
+ORIGINAL_SEARCH_RATE = {"maxn": 91_000, "maxnis": 96_000, "paranoid": 98_000, "hypermax": 49_000}
+
+
+def bench_positions(count: int = 12, seed: int = 2024, min_pawns: int = 12) -> list[Position]:
+    """A fixed set of four-player positions with at least ``min_pawns`` pawns.
+
+    Reached by seeded random play from the four-player start, so the set is the same
+    on every machine.
+    """
+    from random import Random
+
+    from .games.chameleon import Game
+
+    rng = Random(seed)
+    positions: list[Position] = []
+    while len(positions) < count:
+        game = Game(move_limit=None)
+        for _ in range(rng.randint(4, 24)):
+            moves = game.position.legal_moves
+            if game.is_over or not moves:
+                break
+            game.play(rng.choice(moves))
+        pos = game.position
+        if not pos.is_over and len(pos.pawns) >= min_pawns and len(pos.players_alive) == 4:
+            positions.append(pos)
+    return positions
+
+
+def print_search(depth: int = 4, count: int = 12) -> dict[str, float]:
+    """Thesis-flavour nodes per second at ``depth`` on :func:`bench_positions`."""
+    from .search.api import DEFAULT_NORMALIZE, thesis_search
+
+    positions = bench_positions(count)
+    print(
+        f"thesis flavour, depth {depth}, {count} four-player positions with >= 12 pawns, "
+        "heuristic pawns100roles (nodes = expanded + evaluated)"
+    )
+    print(
+        f"{'algorithm':10} {'normalize':>9} {'nodes':>12} {'seconds':>8} {'nodes/s':>12} "
+        f"{'x original':>10}"
+    )
+    rates = {}
+    for algorithm in ("maxn", "maxnis", "paranoid", "hypermax"):
+        thesis_search(positions[0], algorithm, depth=2)  # compile outside the timing
+        nodes, seconds = 0, 0.0
+        for pos in positions:
+            result = thesis_search(pos, algorithm, depth=depth)
+            nodes += result.nodes
+            seconds += result.seconds
+        rates[algorithm] = nodes / seconds
+        print(
+            f"{algorithm:10} {DEFAULT_NORMALIZE[algorithm]!s:>9} {nodes:>12,} "
+            f"{seconds:>8.2f} {rates[algorithm]:>12,.0f} "
+            f"{rates[algorithm] / ORIGINAL_SEARCH_RATE[algorithm]:>10.0f}"
+        )
+    return rates

@@ -18,10 +18,13 @@ def _positive(text: str) -> int:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    """``bench perft``: print positions generated per second."""
-    from .bench import print_perft
+    """``bench perft`` / ``bench search``: print speed figures."""
+    from .bench import print_perft, print_search
 
-    print_perft(depth=args.depth, repeat=args.repeat)
+    if args.what == "perft":
+        print_perft(depth=args.depth, repeat=args.repeat)
+    else:
+        print_search(depth=args.depth, count=args.positions)
     return 0
 
 
@@ -49,6 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--repeat", type=_positive, default=3, help="runs per seating, the best counts (default 3)"
     )
     perft.set_defaults(func=cmd_bench)
+    search = bench_sub.add_parser("search", help="thesis-flavour nodes/s of the four searches")
+    search.add_argument("--depth", type=_positive, default=4, help="plies (default 4)")
+    search.add_argument(
+        "--positions", type=_positive, default=12, help="number of fixed positions (default 12)"
+    )
+    search.set_defaults(func=cmd_bench)
 
     demo = sub.add_parser(
         "demo",

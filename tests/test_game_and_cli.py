@@ -104,3 +104,25 @@ def test_cli_rejects_bad_arguments(capsys):
         main(["bench", "perft", "--depth", "0"])
     assert exc.value.code == 2
     assert "whole number >= 1" in capsys.readouterr().err
+
+
+def test_bench_search_prints_every_algorithm():
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "chameleon_lab.cli",
+            "bench",
+            "search",
+            "--depth",
+            "2",
+            "--positions",
+            "2",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [line.split()[0] for line in proc.stdout.splitlines()[2:]]
+    assert rows == ["maxn", "maxnis", "paranoid", "hypermax"]
