@@ -49,23 +49,24 @@ def count_pawns(state: np.ndarray, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def count_pawns_10_roles(state: np.ndarray, out: np.ndarray) -> None:
-    """``countPawns10Roles``: per pawn 10 + its role points."""
+def _pawns_and_roles(state: np.ndarray, out: np.ndarray, per_pawn: float) -> None:
     for i in range(4):
         out[i] = 0.0
     for s in range(state[K.NSLOTS]):
         if state[K.ALIVE + s] != 0:
-            out[state[K.PL + s]] += 10.0 + _ROLE_POINTS[K.role_at(state, s)]
+            out[state[K.PL + s]] += per_pawn + _ROLE_POINTS[K.role_at(state, s)]
+
+
+@njit(cache=True)
+def count_pawns_10_roles(state: np.ndarray, out: np.ndarray) -> None:
+    """``countPawns10Roles``: per pawn 10 + its role points."""
+    _pawns_and_roles(state, out, 10.0)
 
 
 @njit(cache=True)
 def count_pawns_100_roles(state: np.ndarray, out: np.ndarray) -> None:
     """``countPawns100Roles``: per pawn 100 + its role points (the thesis's choice)."""
-    for i in range(4):
-        out[i] = 0.0
-    for s in range(state[K.NSLOTS]):
-        if state[K.ALIVE + s] != 0:
-            out[state[K.PL + s]] += 100.0 + _ROLE_POINTS[K.role_at(state, s)]
+    _pawns_and_roles(state, out, 100.0)
 
 
 @njit(cache=True)

@@ -72,28 +72,24 @@ def test_demo_writes_figures_and_an_exact_perft_table(tmp_path, conformance_dir)
     ]
 
 
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    """``chameleon-lab ARGS`` in a fresh interpreter; fails the test on a non-zero exit."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "chameleon_lab.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc
+
+
 def test_bench_perft_prints_a_rate(conformance_dir):
     import json
 
     recorded = json.loads((conformance_dir / "perft.json").read_text())
     leaves = sum(rec["perft"][2] for rec in recorded)
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "chameleon_lab.cli",
-            "bench",
-            "perft",
-            "--depth",
-            "3",
-            "--repeat",
-            "1",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = run_cli("bench", "perft", "--depth", "3", "--repeat", "1")
     assert "positions generated per second" in proc.stdout
     total = next(line for line in proc.stdout.splitlines() if line.startswith("total"))
     assert f"{leaves:,}" in total
@@ -107,22 +103,6 @@ def test_cli_rejects_bad_arguments(capsys):
 
 
 def test_bench_search_prints_every_algorithm():
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "chameleon_lab.cli",
-            "bench",
-            "search",
-            "--depth",
-            "2",
-            "--positions",
-            "2",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = run_cli("bench", "search", "--depth", "2", "--positions", "2")
     rows = [line.split()[0] for line in proc.stdout.splitlines()[2:]]
     assert rows == ["maxn", "maxnis", "paranoid", "hypermax"]

@@ -24,6 +24,10 @@ search, so the recursion allocates nothing. ``stats[0]`` counts expanded nodes,
 ``stats[1]`` evaluated ones: their sum is the node count of the benchmarks, the same
 quantity the original program's figures count.
 
+Functions that take the game and heuristic as arguments are compiled per process
+(numba's on-disk cache fails to reload them: "underlying object has vanished"); the
+first search of a combination therefore costs a compile of about a second.
+
 Floating-point operations are in the original's order (no fastmath), so the values
 equal the original's bit for bit.
 """
@@ -45,7 +49,7 @@ def _copy_row(vals: np.ndarray, src: int, dst: int) -> None:
         vals[dst, i] = vals[src, i]
 
 
-@njit(cache=True)
+@njit  # not cached: numba cannot cache functions taking functions
 def _leaf(evaluate, state, vals, ply, norm, stats) -> None:
     stats[1] += 1
     out = vals[ply]
@@ -54,7 +58,7 @@ def _leaf(evaluate, state, vals, ply, norm, stats) -> None:
         normalize(out)
 
 
-@njit(cache=True)
+@njit  # not cached: numba cannot cache functions taking functions
 def maxn_node(
     generate, make, unmake, player_of, evaluate, state, depth, ply, norm, moves, undo, vals, stats
 ) -> None:
@@ -90,7 +94,7 @@ def maxn_node(
             _copy_row(vals, ply + 1, ply)
 
 
-@njit(cache=True)
+@njit  # not cached: numba cannot cache functions taking functions
 def maxnis_node(
     generate,
     make,
@@ -177,7 +181,7 @@ def maxnis_node(
             _copy_row(vals, ply + 1, ply)
 
 
-@njit(cache=True)
+@njit  # not cached: numba cannot cache functions taking functions
 def paranoid_node(
     generate,
     make,
@@ -265,7 +269,7 @@ def paranoid_node(
     return best
 
 
-@njit(cache=True)
+@njit  # not cached: numba cannot cache functions taking functions
 def hypermax_node(
     generate,
     make,
