@@ -133,30 +133,11 @@ def maxnis_node(
     if deep_bound >= 0:
         limit = max_sum - max(bound, deep_bound)
     child_deep = -1.0 if deep_bound < 0 else bound
-    make(state, moves[ply, 0], undo, ply)
-    maxnis_node(
-        generate,
-        make,
-        unmake,
-        player_of,
-        evaluate,
-        state,
-        depth - 1,
-        ply + 1,
-        norm,
-        0.0,
-        max_sum,
-        child_deep,
-        moves,
-        undo,
-        vals,
-        stats,
-    )
-    unmake(state, undo, ply)
-    _copy_row(vals, ply + 1, ply)
-    for i in range(1, n):
-        if vals[ply, p] >= limit:
+    for i in range(n):
+        # the first child gets bound 0; later ones only while the limit is not reached
+        if i > 0 and vals[ply, p] >= limit:
             break
+        child_bound = 0.0 if i == 0 else vals[ply, p]
         make(state, moves[ply, i], undo, ply)
         maxnis_node(
             generate,
@@ -168,7 +149,7 @@ def maxnis_node(
             depth - 1,
             ply + 1,
             norm,
-            vals[ply, p],
+            child_bound,
             max_sum,
             child_deep,
             moves,
@@ -177,7 +158,7 @@ def maxnis_node(
             stats,
         )
         unmake(state, undo, ply)
-        if vals[ply + 1, p] > vals[ply, p]:
+        if i == 0 or vals[ply + 1, p] > vals[ply, p]:
             _copy_row(vals, ply + 1, ply)
 
 
@@ -216,28 +197,9 @@ def paranoid_node(
         s = vals[ply]
         return 2.0 * s[max_player] - (s[0] + s[1] + s[2] + s[3])
     stats[0] += 1
-    make(state, moves[ply, 0], undo, ply)
-    best = paranoid_node(
-        generate,
-        make,
-        unmake,
-        player_of,
-        evaluate,
-        state,
-        depth - 1,
-        ply + 1,
-        norm,
-        max_player,
-        alpha,
-        beta,
-        moves,
-        undo,
-        vals,
-        stats,
-    )
-    unmake(state, undo, ply)
-    for i in range(1, n):
-        if alpha >= beta:
+    best = 0.0
+    for i in range(n):
+        if i > 0 and alpha >= beta:
             break
         make(state, moves[ply, i], undo, ply)
         value = paranoid_node(
@@ -259,7 +221,9 @@ def paranoid_node(
             stats,
         )
         unmake(state, undo, ply)
-        if p == max_player:
+        if i == 0:
+            best = value  # the original's quirk: the first child leaves the window alone
+        elif p == max_player:
             if value > alpha:
                 alpha = value
                 best = value
@@ -304,33 +268,8 @@ def hypermax_node(
             vals[ply, q] = s[q] - avg if players[q] else 0.0
         return
     stats[0] += 1
-    for q in range(4):
-        alphas[ply + 1, q] = alphas[ply, q]
-    make(state, moves[ply, 0], undo, ply)
-    hypermax_node(
-        generate,
-        make,
-        unmake,
-        player_of,
-        evaluate,
-        state,
-        depth - 1,
-        ply + 1,
-        norm,
-        players,
-        n_players,
-        alphas,
-        moves,
-        undo,
-        vals,
-        stats,
-    )
-    unmake(state, undo, ply)
-    _copy_row(vals, ply + 1, ply)
-    if alphas[ply, p] < vals[ply, p]:
-        alphas[ply, p] = vals[ply, p]
-    for i in range(1, n):
-        if alphas[ply, 0] + alphas[ply, 1] + alphas[ply, 2] + alphas[ply, 3] >= 0.0:
+    for i in range(n):
+        if i > 0 and alphas[ply, 0] + alphas[ply, 1] + alphas[ply, 2] + alphas[ply, 3] >= 0.0:
             break
         for q in range(4):
             alphas[ply + 1, q] = alphas[ply, q]
@@ -354,6 +293,11 @@ def hypermax_node(
             stats,
         )
         unmake(state, undo, ply)
-        if alphas[ply, p] < vals[ply + 1, p]:
+        # the first child's vector is kept; a later one replaces it when it raises alpha
+        if i == 0:
+            _copy_row(vals, ply + 1, ply)
+            if alphas[ply, p] < vals[ply, p]:
+                alphas[ply, p] = vals[ply, p]
+        elif alphas[ply, p] < vals[ply + 1, p]:
             alphas[ply, p] = vals[ply + 1, p]
             _copy_row(vals, ply + 1, ply)
