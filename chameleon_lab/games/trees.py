@@ -12,7 +12,7 @@ so by default player 0 moves at the root, player 1 below it, and so on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -102,7 +102,6 @@ class ExplicitTree:
     state: np.ndarray
     paths: list[tuple[int, ...]]
     players: tuple[int, ...]
-    n_players: int = field(default=0)
 
     @classmethod
     def from_nested(cls, nested: Any, players: Sequence[int] = (0, 1, 2)) -> ExplicitTree:
@@ -140,7 +139,7 @@ class ExplicitTree:
             state[rec + F_PLAYER] = players[depth % len(players)]
         state[HEADER + F_VISITED] = 1
         state[PLAYER_BITS] = sum(1 << p for p in set(players))
-        return cls(state, [p for _, _, p in order], players, len(set(players)))
+        return cls(state, [p for _, _, p in order], players)
 
     def visited(self) -> list[tuple[int, ...]]:
         """Paths of the nodes the last search reached (the rest were pruned)."""

@@ -13,7 +13,6 @@ from ..heuristics import get_heuristic
 from . import root as R
 
 ALGORITHMS = ("maxn", "maxnis", "paranoid", "hypermax")
-FLAVOURS = ("thesis", "improved")
 
 #: The thesis's settings: MaxN and MaxN-IS always normalise; the algorithm comparison
 #: ran Paranoid with and Hypermax without normalisation.
@@ -24,13 +23,6 @@ def check_algorithm(name: Any) -> str:
     """The canonical algorithm name, or ``ValueError`` listing the valid ones."""
     if name not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {name!r}; valid algorithms: {', '.join(ALGORITHMS)}")
-    return name
-
-
-def check_flavour(name: Any) -> str:
-    """The flavour name, or ``ValueError`` listing the valid ones."""
-    if name not in FLAVOURS:
-        raise ValueError(f"unknown flavour {name!r}; valid flavours: {', '.join(FLAVOURS)}")
     return name
 
 

@@ -217,8 +217,12 @@ class RootResult:
     expanded: int
     evaluated: int
     seconds: float
-    n_moves: int
     moves: np.ndarray  # the root's moves, in generation order
+
+    @property
+    def n_moves(self) -> int:
+        """Number of root moves."""
+        return len(self.moves)
 
     @property
     def nodes(self) -> int:
@@ -250,29 +254,39 @@ def _working(state: np.ndarray) -> np.ndarray:
     return state if state.flags.writeable else state.copy()
 
 
-def run_depth(algo: RootAlgorithm, state: np.ndarray, depth: int) -> RootResult:
-    """Depth mode D: every successor searched with D-1 plies left; reported depth D."""
+def _full_pass(algo: RootAlgorithm, state: np.ndarray, ws: Workspace, n: int, depth: int) -> list:
+    """Score every root successor with ``depth`` plies left, in generation order."""
     g = algo.game
-    state = _working(state)
-    ws = Workspace.for_depth(g, depth)
-    start = time.perf_counter()
-    n = _root_moves(g, state, ws)
     scores = []
     for i in range(n):
         g.make(state, ws.moves[0, i], ws.undo, 0)
-        scores.append(algo.search_child(state, depth - 1, ws))
+        scores.append(algo.search_child(state, depth, ws))
         g.unmake(state, ws.undo, 0)
-    seconds = time.perf_counter() - start
+    return scores
+
+
+def _result(
+    algo: RootAlgorithm, scores: list, depth: float, ws: Workspace, n: int, seconds: float
+) -> RootResult:
     return RootResult(
         _choose(algo, scores),
         np.array(scores),
-        float(depth),
+        depth,
         int(ws.stats[0]),
         int(ws.stats[1]),
         seconds,
-        n,
         ws.moves[0, :n].copy(),
     )
+
+
+def run_depth(algo: RootAlgorithm, state: np.ndarray, depth: int) -> RootResult:
+    """Depth mode D: every successor searched with D-1 plies left; reported depth D."""
+    state = _working(state)
+    ws = Workspace.for_depth(algo.game, depth)
+    start = time.perf_counter()
+    n = _root_moves(algo.game, state, ws)
+    scores = _full_pass(algo, state, ws, n, depth - 1)
+    return _result(algo, scores, float(depth), ws, n, time.perf_counter() - start)
 
 
 def run_time(
@@ -284,11 +298,7 @@ def run_time(
     ws = Workspace.for_depth(g, MAX_TIME_DEPTH)
     start = clock()
     n = _root_moves(g, state, ws)
-    scores = []
-    for i in range(n):
-        g.make(state, ws.moves[0, i], ws.undo, 0)
-        scores.append(algo.search_child(state, 0, ws))
-        g.unmake(state, ws.undo, 0)
+    scores = _full_pass(algo, state, ws, n, 0)
     algo.next_depth()
     d, cursor = 1, 0
     while (clock() - start) * 1000.0 < budget_ms and d < MAX_TIME_DEPTH:
@@ -300,14 +310,4 @@ def run_time(
             cursor = 0
             d += 1
             algo.next_depth()
-    seconds = clock() - start
-    return RootResult(
-        _choose(algo, scores),
-        np.array(scores),
-        d + cursor / n,
-        int(ws.stats[0]),
-        int(ws.stats[1]),
-        seconds,
-        n,
-        ws.moves[0, :n].copy(),
-    )
+    return _result(algo, scores, d + cursor / n, ws, n, clock() - start)

@@ -64,11 +64,9 @@ def maxn_node(
 ) -> None:
     """MaxN: each player maximises its own entry; value vector into ``vals[ply]``."""
     p = player_of(state)
-    if p < 0 or depth <= 0:
-        _leaf(evaluate, state, vals, ply, norm, stats)
-        return
-    n = generate(state, moves, ply)
-    if n == 0:  # no legal move although the game goes on: score the position as is
+    # a leaf: over, out of depth, or no legal move although the game goes on
+    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
+    if n == 0:
         _leaf(evaluate, state, vals, ply, norm, stats)
         return
     stats[0] += 1
@@ -121,10 +119,8 @@ def maxnis_node(
     exists to show the thesis's figure 4.5. The thesis flavour passes -1.
     """
     p = player_of(state)
-    if p < 0 or depth <= 0:
-        _leaf(evaluate, state, vals, ply, norm, stats)
-        return
-    n = generate(state, moves, ply)
+    # a leaf: over, out of depth, or no legal move although the game goes on
+    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
     if n == 0:
         _leaf(evaluate, state, vals, ply, norm, stats)
         return
@@ -187,11 +183,7 @@ def paranoid_node(
     returned as ``best`` but does not move the window (the original's quirk).
     """
     p = player_of(state)
-    if p < 0 or depth <= 0:
-        _leaf(evaluate, state, vals, ply, norm, stats)
-        s = vals[ply]
-        return 2.0 * s[max_player] - (s[0] + s[1] + s[2] + s[3])
-    n = generate(state, moves, ply)
+    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
     if n == 0:
         _leaf(evaluate, state, vals, ply, norm, stats)
         s = vals[ply]
