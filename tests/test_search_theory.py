@@ -6,12 +6,11 @@ names are used as given, the others chosen so that the narrative holds.
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 import pytest
+from positions import random_positions
 
-from chameleon_lab.games.chameleon import Colour, Game, Position
+from chameleon_lab.games.chameleon import Position
 from chameleon_lab.games.trees import TREE_OPS, ExplicitTree, tree_values
 from chameleon_lab.search.api import thesis_search
 
@@ -70,20 +69,6 @@ def test_figure_4_6_hypermax_deviates_from_maxn():
     np.testing.assert_array_equal(hyper.scores[1][:3], (3, -2, -1))
 
 
-def random_positions(count: int, seed: int) -> list[Position]:
-    rng = random.Random(seed)
-    positions = []
-    while len(positions) < count:
-        game = Game(players=rng.sample(list(Colour), rng.randint(2, 4)), move_limit=None)
-        for _ in range(rng.randint(0, 60)):
-            if game.is_over or not game.position.legal_moves:
-                break
-            game.play(rng.choice(game.position.legal_moves))
-        if not game.is_over and game.position.legal_moves:
-            positions.append(game.position)
-    return positions
-
-
 @pytest.mark.parametrize(("depth", "count"), [(2, 200), (3, 100)])
 def test_maxnis_returns_the_maxn_root_value(depth, count):
     """With normalised, non-negative scores the maximum sum is 1 and shallow pruning is
@@ -112,7 +97,7 @@ def test_time_mode_reports_a_fractional_depth():
     [
         ({"depth": 0}, "depth must be a whole number"),
         ({"depth": 2, "time_ms": 5}, "exactly one budget"),
-        ({"time_ms": -1}, "time_ms must be a number > 0"),
+        ({"time_ms": -1}, "time_ms must be a finite number > 0"),
         ({"depth": 2, "heuristic": "material"}, "valid names"),
     ],
 )

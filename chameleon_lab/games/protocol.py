@@ -6,6 +6,8 @@ A game is a set of numba-compiled functions over a flat ``int64`` state array:
 * ``make(state, move, undo, ply)``: play a move, recording what to take back in ``undo[ply]``
 * ``unmake(state, undo, ply)``: take it back
 * ``player_of(state) -> p``: the player to move (0..3), or -1 once the game is over
+* ``key(state) -> k``: a 64-bit key, equal for positions a search may treat as equal
+  (transposition tables use it; collisions must be negligible)
 
 and a heuristic ``evaluate(state, out)`` writing one score per player into ``out[4]``.
 The searches receive these functions as arguments, so numba compiles one specialised
@@ -32,3 +34,4 @@ class GameOps:
     undo_size: int
     #: Python-level: a 0/1 mask of the players still in the game at ``state``.
     players_alive: Callable
+    key: Callable

@@ -74,6 +74,12 @@ def tree_values(state: np.ndarray, out: np.ndarray) -> None:
         out[i] = values[rec + i]
 
 
+@njit(cache=True)
+def tree_key(state: np.ndarray) -> int:
+    """A tree has no transpositions: the key is the current node's index."""
+    return state[NODE]
+
+
 def _tree_players(state: np.ndarray) -> np.ndarray:
     """The players of the tree (bit mask in the header), as a 0/1 vector."""
     return np.array([(int(state[PLAYER_BITS]) >> q) & 1 for q in range(4)], dtype=np.int64)
@@ -88,6 +94,7 @@ TREE_OPS = GameOps(
     max_moves=64,
     undo_size=1,
     players_alive=_tree_players,
+    key=tree_key,
 )
 
 

@@ -218,6 +218,11 @@ class RootResult:
     evaluated: int
     seconds: float
     moves: np.ndarray  # the root's moves, in generation order
+    #: principal variation (moves from the root on; improved flavour only)
+    pv: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    tt_hits: int = 0  # transposition-table cut-offs (improved Paranoid)
+    #: whether the search reached the end of the game in every line (improved flavour)
+    exact: bool = False
 
     @property
     def n_moves(self) -> int:
@@ -238,12 +243,18 @@ def _choose(algo: RootAlgorithm, scores: list) -> int:
     return best
 
 
-def _root_moves(game: GameOps, state: np.ndarray, ws: Workspace) -> int:
+def check_root(game: GameOps, state: np.ndarray, moves: np.ndarray) -> int:
+    """Generate the root's moves into ``moves[0]``; ``ValueError`` if there is none."""
     if game.player_of(state) < 0:
         raise ValueError("the position is already over: there is no move to choose")
-    n = game.generate(state, ws.moves, 0)
+    n = game.generate(state, moves, 0)
     if n == 0:
         raise ValueError("the player to move has no legal move: there is no move to choose")
+    return n
+
+
+def _root_moves(game: GameOps, state: np.ndarray, ws: Workspace) -> int:
+    n = check_root(game, state, ws.moves)
     ws.stats[0] += 1  # the root is expanded by the driver
     return n
 

@@ -9,6 +9,7 @@ from .game import ORIGINAL_MOVE_LIMIT, Game, Result
 from .position import IllegalMoveError, Move, Pawn, Position
 from .render import draw, draw_grid, position_svg, save_picture
 from .rules import Limits, PawnSpec, all_seatings
+from .zobrist import zobrist_key
 
 __all__ = [
     "CHAMELEON_OPS",
@@ -48,4 +49,5 @@ CHAMELEON_OPS = GameOps(
     kernel.MAX_MOVES,
     kernel.UNDO_SIZE,
     _players_alive,
+    zobrist_key,
 )

@@ -239,6 +239,23 @@ class Position:
         slot, target = K.move_slot(m), K.move_target(m)
         return Move(int(self._state[K.SQ + slot]), target, bool(self._state[K.BOARD + target]))
 
+    def decode_line(self, line: Iterable[int]) -> list[Move]:
+        """Moves of a line of kernel move numbers played from here (a search's PV).
+
+        Kernel moves name pawn slots, which :class:`Position` renumbers after captures,
+        so the line is followed on the kernel state rather than position by position.
+        """
+        state = self._state.copy()
+        out = []
+        for m in line:
+            m = int(m)
+            if m not in K.legal_moves(state):
+                raise ValueError(f"kernel move {m} of the line is not legal where it is played")
+            slot, target = K.move_slot(m), K.move_target(m)
+            out.append(Move(int(state[K.SQ + slot]), target, bool(state[K.BOARD + target])))
+            state = K.played(state, m)
+        return out
+
     @property
     def legal_moves(self) -> list[Move]:
         """The legal moves in the original generation order (successor order)."""

@@ -1,0 +1,261 @@
+"""Iterative deepening for the improved flavour: budgets, root ordering, the choice.
+
+Depth 1, 2, ... are searched in turn, each to the end before the next starts. Depth 1
+always completes (so there is always a move); from depth 2 on the budgets apply inside
+the tree (:func:`.improved.out_of_budget`): a time budget in milliseconds, a node budget
+(expanded plus evaluated positions; independent of the machine, so the same node budget
+gives the same move everywhere) and a depth budget. When a budget runs out mid-iteration
+that iteration is dropped and the best move of the last completed one is played.
+
+Each iteration searches the root's moves best-first by the previous iteration's scores;
+the Paranoid transposition table lives for the whole search (not across searches, so a
+search never depends on what was searched before it).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..games.protocol import GameOps
+from . import improved as I
+from .root import RootResult, check_root
+
+#: Deepest iteration tried when no depth budget is given.
+MAX_DEPTH = I.MAX_PLIES - 2
+#: Default transposition table size (2**TT_BITS entries, 40 bytes each).
+TT_BITS = 18
+
+
+@dataclass(frozen=True)
+class Budget:
+    """When to stop: any combination of depth (plies), time (ms) and nodes.
+
+    The search stops at whichever is spent first; at least one must be given.
+    """
+
+    depth: int | None = None
+    time_ms: float | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.depth is None and self.time_ms is None and self.nodes is None:
+            raise ValueError("give a budget: depth=D (plies), time_ms=T or nodes=N")
+        if self.depth is not None and (
+            isinstance(self.depth, bool)
+            or not isinstance(self.depth, (int, np.integer))
+            or self.depth < 1
+        ):
+            raise ValueError(f"depth must be a whole number >= 1, got {self.depth!r}")
+        if self.time_ms is not None and (
+            isinstance(self.time_ms, bool)
+            or not isinstance(self.time_ms, (int, float, np.number))
+            or not self.time_ms > 0
+            or not np.isfinite(self.time_ms)
+        ):
+            raise ValueError(f"time_ms must be a finite number > 0, got {self.time_ms!r}")
+        if self.nodes is not None and (
+            isinstance(self.nodes, bool)
+            or not isinstance(self.nodes, (int, np.integer))
+            or self.nodes < 1
+        ):
+            raise ValueError(f"nodes must be a whole number >= 1, got {self.nodes!r}")
+
+
+@dataclass
+class DeepWorkspace:
+    """Scratch tables of the improved searches; keep one per agent to reuse the memory.
+
+    The layout of ``ictl`` and ``vals`` is described in :mod:`.improved`.
+    """
+
+    game: GameOps
+    tt_bits: int = TT_BITS
+    moves: np.ndarray = field(init=False)
+    undo: np.ndarray = field(init=False)
+    vals: np.ndarray = field(init=False)
+    ictl: np.ndarray = field(init=False)
+    pv: np.ndarray = field(init=False)
+    tt_int: np.ndarray = field(init=False)
+    tt_val: np.ndarray = field(init=False)
+    searches: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.tt_bits, bool) or self.tt_bits not in range(27):
+            raise ValueError(
+                f"tt_bits must be a whole number in 0..26 (2**tt_bits table entries), "
+                f"got {self.tt_bits!r}"
+            )
+        g, plies = self.game, I.MAX_PLIES
+        self.moves = np.zeros((plies, g.max_moves), dtype=np.int64)
+        self.undo = np.zeros((plies, g.undo_size), dtype=np.int64)
+        self.vals = np.zeros((I.ROOT_ROW + g.max_moves, 4))
+        self.ictl = np.zeros(I.ROOT_ORDER + g.max_moves, dtype=np.int64)
+        self.pv = np.zeros((plies, plies), dtype=np.int64)
+        size = (1 << self.tt_bits) if self.tt_bits else 0
+        self.tt_int = np.zeros((size, I.TT_COLUMNS), dtype=np.int64)
+        self.tt_val = np.zeros(size)
+
+
+@dataclass
+class DeepSearch:
+    """One improved algorithm bound to a game, a heuristic and its options."""
+
+    algorithm: str
+    game: GameOps
+    evaluate: object
+    normalize: bool
+    max_sum: float = 1.0
+
+    def run_root(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> None:
+        """Search the root (ply 0) to ``depth``; results land in the workspace."""
+        g = self.game
+        if self.algorithm == "maxn":
+            I.maxn_node(
+                g.generate,
+                g.make,
+                g.unmake,
+                g.player_of,
+                self.evaluate,
+                state,
+                depth,
+                0,
+                self.normalize,
+                ws.moves,
+                ws.undo,
+                ws.vals,
+                ws.ictl,
+                ws.pv,
+            )
+        elif self.algorithm == "maxnis":
+            I.maxnis_node(
+                g.generate,
+                g.make,
+                g.unmake,
+                g.player_of,
+                self.evaluate,
+                state,
+                depth,
+                0,
+                self.normalize,
+                0.0,
+                self.max_sum + I.MARGIN,
+                ws.moves,
+                ws.undo,
+                ws.vals,
+                ws.ictl,
+                ws.pv,
+            )
+        elif self.algorithm == "paranoid":
+            I.paranoid_node(
+                g.generate,
+                g.make,
+                g.unmake,
+                g.player_of,
+                g.key,
+                self.evaluate,
+                state,
+                depth,
+                0,
+                self.normalize,
+                g.player_of(state),
+                -np.inf,
+                np.inf,
+                ws.moves,
+                ws.undo,
+                ws.vals,
+                ws.ictl,
+                ws.pv,
+                ws.tt_int,
+                ws.tt_val,
+            )
+        else:
+            players = np.asarray(g.players_alive(state), dtype=np.int64)
+            ws.vals[I.ALPHA_ROW, :] = np.where(players == 1, -np.inf, 0.0)
+            I.hypermax_node(
+                g.generate,
+                g.make,
+                g.unmake,
+                g.player_of,
+                self.evaluate,
+                state,
+                depth,
+                0,
+                self.normalize,
+                players,
+                float(players.sum()),
+                ws.moves,
+                ws.undo,
+                ws.vals,
+                ws.ictl,
+                ws.pv,
+            )
+
+
+def _order(scores: np.ndarray, previous: np.ndarray) -> np.ndarray:
+    """Root order for the next iteration: best score first, ties in the previous order;
+    moves not searched (NaN, cut by pruning) after all searched ones."""
+    keyed = np.where(np.isnan(scores[previous]), -np.inf, scores[previous])
+    return previous[np.argsort(-keyed, kind="stable")]
+
+
+def iterative_deepening(
+    search: DeepSearch,
+    state: np.ndarray,
+    budget: Budget,
+    ws: DeepWorkspace | None = None,
+) -> RootResult:
+    """Search ``state`` by iterative deepening within ``budget``; see the module doc."""
+    start = time.perf_counter_ns()
+    g = search.game
+    if ws is None:
+        ws = DeepWorkspace(g)
+    state = state if state.flags.writeable else state.copy()
+    n = check_root(g, state, ws.moves)
+    column = 0 if search.algorithm == "paranoid" else int(g.player_of(state))
+    ws.searches += 1
+    ictl, roots = ws.ictl, ws.vals[I.ROOT_ROW : I.ROOT_ROW + n]
+    ictl[:] = 0
+    ictl[I.C_STAMP] = ws.searches
+    order = np.arange(n)
+    max_depth = min(budget.depth or MAX_DEPTH, MAX_DEPTH)
+    deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
+    done = None
+    for depth in range(1, max_depth + 1):
+        if depth == 2:  # depth 1 always completes; the budgets apply from depth 2 on
+            ictl[I.C_NODE_LIMIT] = budget.nodes or 0
+            ictl[I.C_DEADLINE] = deadline
+            ictl[I.C_NEXT_CHECK] = 0
+        horizon = ictl[I.S_HORIZON]
+        ictl[I.ROOT_ORDER : I.ROOT_ORDER + n] = order
+        roots[:] = np.nan
+        search.run_root(state, depth, ws)
+        if ictl[I.C_ABORTED]:
+            break
+        scores = roots[:, column].copy()
+        exact = bool(ictl[I.S_HORIZON] == horizon)
+        done = (
+            depth,
+            scores if search.algorithm == "paranoid" else roots.copy(),
+            int(np.flatnonzero(ws.moves[0, :n] == ws.pv[0, 0])[0]),
+            ws.pv[0, : ictl[I.PV_LEN]].copy(),
+            exact,
+        )
+        if exact or (deadline and time.perf_counter_ns() >= deadline):
+            break
+        order = _order(scores, order)
+    depth, scores, index, pv, exact = done
+    return RootResult(
+        index=index,
+        scores=scores,
+        depth=float(depth),
+        expanded=int(ictl[I.S_EXPANDED]),
+        evaluated=int(ictl[I.S_EVALUATED]),
+        seconds=(time.perf_counter_ns() - start) / 1e9,
+        moves=ws.moves[0, :n].copy(),
+        pv=pv,
+        tt_hits=int(ictl[I.S_TT_HITS]),
+        exact=exact,
+    )

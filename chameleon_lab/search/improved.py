@@ -1,0 +1,452 @@
+"""The four searches done right (the ``improved`` flavour): node functions.
+
+Same algorithms as :mod:`.thesis`, written over the same game protocol, with what a
+modern engine adds and the original lacked. Where the flavours differ, and why:
+
+* **The root is an ordinary node** (ply 0). Its children are searched in the order the
+  driver gives (from the previous iteration of iterative deepening), and every child's
+  score is written to a row of root scores in generation order. The
+  original's root data (MaxN-IS ``bestScore``, Paranoid ``alpha``, Hypermax's alpha
+  vector) are exactly the root node's own bound, window and alpha vector here.
+* **Paranoid is correct alpha-beta** (fail-soft): every child, the first included,
+  tightens the window, and ``best`` is the maximum (minimum) over the children searched.
+  The root value therefore equals plain Paranoid minimax's, which the thesis version
+  does not guarantee (its first child leaves the window alone and a later, worse child
+  can replace it). Children are ordered with the transposition table's best move first.
+* **A transposition table** where it is sound: Paranoid stores fail-soft values with
+  exact/lower/upper flags, keyed by the game's ``key`` and used only at the same
+  remaining depth, so the root value stays the fixed-depth minimax value. MaxN, MaxN-IS
+  and Hypermax get none: a MaxN-IS node cut by shallow pruning and a Hypermax node
+  depend on the bounds handed down, so their values may not be reused elsewhere; plain
+  MaxN would be sound but transpositions at equal remaining depth need a permutation of
+  one player's moves, which happens only from depth ``players + 1`` on.
+* **MaxN and MaxN-IS keep the generation order inside the tree.** MaxN's value is not
+  unique when children tie for the player to move (the first one searched wins), so
+  reordering would change values, not only speed. In generation order the improved
+  flavour returns the thesis's root vectors at every completed depth.
+* **Budgets are checked inside the tree**: at every expanded node the node budget, and
+  the clock every :data:`CHECK_EVERY` nodes. Once spent, the search unwinds at once and
+  the driver plays the best move of the last completed iteration.
+* MaxN-IS prunes soundly only if every score vector is non-negative and sums to at most
+  ``max_sum``. With normalisation the sum is 1 up to rounding (the four quotients may
+  sum to 1 + 1 ulp), so the driver passes ``max_sum`` with a margin of :data:`MARGIN`.
+
+Scratch tables are per ply as in :mod:`.thesis`; ``ictl`` holds the counters (``S_*``
+offsets), the budgets and abort flag (``C_*``), the principal variations' lengths and
+the root order, ``vals`` also the Hypermax alpha vectors and the root scores (see the
+offsets below), and ``pv`` is a triangular principal-variation table.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit, objmode
+
+from .thesis import _copy_row, _leaf
+
+#: The clock is read every this many nodes (about 0.2 ms at 5 M nodes/s).
+CHECK_EVERY = 1024
+#: Margin added to MaxN-IS's maximum sum so that rounding never makes pruning unsound.
+MARGIN = 1e-9
+#: Transposition-table entries are probed and stored from this remaining depth on.
+TT_MIN_DEPTH = 2
+
+#: Most plies a search may go below its root.
+MAX_PLIES = 66
+
+# ``ictl``: one int64 array for the counters, budgets, PV lengths and root order (one
+# array instead of five: every array argument of a recursive numba call costs about 5 %)
+S_EXPANDED = 0
+S_EVALUATED = 1  # (the thesis's ``_leaf`` counts here too)
+S_TT_HITS = 2
+S_HORIZON = 3  # leaves cut by the depth limit (none: the tree was searched to its end)
+C_NODE_LIMIT = 4  # stop once expanded + evaluated reaches this (0: no node budget)
+C_DEADLINE = 5  # perf_counter_ns() deadline (0: no time budget)
+C_NEXT_CHECK = 6  # node count at which the clock is read next
+C_ABORTED = 7  # 1 once a budget is spent
+C_STAMP = 8  # search number: table entries of other searches are ignored
+PV_LEN = 9  # MAX_PLIES entries: length of the principal variation at each ply
+ROOT_ORDER = PV_LEN + MAX_PLIES  # the order of the root's children (max_moves entries)
+
+# ``fbuf``: one float64 table, rows [0, P) node values, [P, 2P) Hypermax alpha vectors,
+# then one row of scores per root child (generation order), P = MAX_PLIES
+ALPHA_ROW = MAX_PLIES
+ROOT_ROW = 2 * MAX_PLIES
+
+
+# transposition table columns (int part; the value is in a float array)
+T_KEY = 0
+T_STAMP = 1
+T_DEPTH_FLAG = 2  # depth * 4 + flag
+T_BEST = 3  # index of the best move in generation order
+TT_COLUMNS = 4
+EXACT = 0
+LOWER = 1
+UPPER = 2
+
+
+@njit(cache=True)
+def now_ns() -> int:
+    """``time.perf_counter_ns()`` from compiled code (about 0.4 µs a call)."""
+    with objmode(t="int64"):
+        t = time.perf_counter_ns()
+    return t
+
+
+@njit(cache=True)
+def out_of_budget(ictl: np.ndarray) -> bool:
+    """Whether a budget is spent; sets the abort flag so every level unwinds."""
+    if ictl[C_ABORTED]:
+        return True
+    nodes = ictl[S_EXPANDED] + ictl[S_EVALUATED]
+    if ictl[C_NODE_LIMIT] > 0 and nodes >= ictl[C_NODE_LIMIT]:
+        ictl[C_ABORTED] = 1
+        return True
+    if ictl[C_DEADLINE] > 0 and nodes >= ictl[C_NEXT_CHECK]:
+        ictl[C_NEXT_CHECK] = nodes + CHECK_EVERY
+        if now_ns() >= ictl[C_DEADLINE]:
+            ictl[C_ABORTED] = 1
+            return True
+    return False
+
+
+@njit(cache=True)
+def _pv_take(pv: np.ndarray, ictl: np.ndarray, ply: int, move: int) -> None:
+    """The principal variation at ``ply`` becomes ``move`` followed by the child's."""
+    pv[ply, ply] = move
+    end = ictl[PV_LEN + ply + 1]
+    for j in range(ply + 1, end):
+        pv[ply, j] = pv[ply + 1, j]
+    ictl[PV_LEN + ply] = max(end, ply + 1)
+
+
+@njit(cache=True)
+def _end_leaf(p: int, depth: int, ply: int, ictl: np.ndarray) -> None:
+    if p >= 0 and depth <= 0:
+        ictl[S_HORIZON] += 1
+    ictl[PV_LEN + ply] = ply
+
+
+@njit(cache=True)
+def _child(ply: int, k: int, first: int, ictl: np.ndarray) -> int:
+    """Generation index of the ``k``-th child searched: the root's order, else ``first``
+    first and the others in generation order."""
+    if ply == 0:
+        return ictl[ROOT_ORDER + k]
+    if k == 0:
+        return first
+    return k - 1 if k - 1 < first else k
+
+
+@njit  # not cached: numba cannot cache functions taking functions
+def maxn_node(
+    generate,
+    make,
+    unmake,
+    player_of,
+    evaluate,
+    state,
+    depth,
+    ply,
+    norm,
+    moves,
+    undo,
+    vals,
+    ictl,
+    pv,
+) -> None:
+    """MaxN; value vector into ``vals[ply]`` (the first child searched wins ties)."""
+    p = player_of(state)
+    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
+    if n == 0:
+        _leaf(evaluate, state, vals, ply, norm, ictl)
+        _end_leaf(p, depth, ply, ictl)
+        return
+    if out_of_budget(ictl):
+        return
+    ictl[S_EXPANDED] += 1
+    for k in range(n):
+        i = _child(ply, k, 0, ictl)
+        make(state, moves[ply, i], undo, ply)
+        maxn_node(
+            generate,
+            make,
+            unmake,
+            player_of,
+            evaluate,
+            state,
+            depth - 1,
+            ply + 1,
+            norm,
+            moves,
+            undo,
+            vals,
+            ictl,
+            pv,
+        )
+        unmake(state, undo, ply)
+        if ictl[C_ABORTED]:
+            return
+        if ply == 0:
+            vals[ROOT_ROW + i, :] = vals[1, :]
+        if k == 0 or vals[ply + 1, p] > vals[ply, p]:
+            _copy_row(vals, ply + 1, ply)
+            _pv_take(pv, ictl, ply, moves[ply, i])
+
+
+@njit  # not cached: numba cannot cache functions taking functions
+def maxnis_node(
+    generate,
+    make,
+    unmake,
+    player_of,
+    evaluate,
+    state,
+    depth,
+    ply,
+    norm,
+    bound,
+    max_sum,
+    moves,
+    undo,
+    vals,
+    ictl,
+    pv,
+) -> None:
+    """MaxN with immediate and shallow pruning (Korf 1991).
+
+    ``bound`` is the parent's best value for the parent's player; the node stops once
+    its own player's best reaches ``max_sum - bound``, since the parent could then not
+    gain by this node. Each child gets the node's current best as its bound.
+    """
+    p = player_of(state)
+    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
+    if n == 0:
+        _leaf(evaluate, state, vals, ply, norm, ictl)
+        _end_leaf(p, depth, ply, ictl)
+        return
+    if out_of_budget(ictl):
+        return
+    ictl[S_EXPANDED] += 1
+    limit = max_sum - bound
+    for k in range(n):
+        if k > 0 and vals[ply, p] >= limit:
+            break
+        i = _child(ply, k, 0, ictl)
+        child_bound = 0.0 if k == 0 else vals[ply, p]
+        make(state, moves[ply, i], undo, ply)
+        maxnis_node(
+            generate,
+            make,
+            unmake,
+            player_of,
+            evaluate,
+            state,
+            depth - 1,
+            ply + 1,
+            norm,
+            child_bound,
+            max_sum,
+            moves,
+            undo,
+            vals,
+            ictl,
+            pv,
+        )
+        unmake(state, undo, ply)
+        if ictl[C_ABORTED]:
+            return
+        if ply == 0:
+            vals[ROOT_ROW + i, :] = vals[1, :]
+        if k == 0 or vals[ply + 1, p] > vals[ply, p]:
+            _copy_row(vals, ply + 1, ply)
+            _pv_take(pv, ictl, ply, moves[ply, i])
+
+
+@njit  # not cached: numba cannot cache functions taking functions
+def paranoid_node(
+    generate,
+    make,
+    unmake,
+    player_of,
+    key,
+    evaluate,
+    state,
+    depth,
+    ply,
+    norm,
+    max_player,
+    alpha,
+    beta,
+    moves,
+    undo,
+    vals,
+    ictl,
+    pv,
+    tt_int,
+    tt_val,
+) -> float:
+    """Paranoid as fail-soft alpha-beta with a transposition table.
+
+    ``max_player`` maximises ``2 * s[max_player] - (s0 + s1 + s2 + s3)``, everyone else
+    minimises it. Returns the node's value: exact inside ``(alpha, beta)``, an upper
+    bound at or below ``alpha``, a lower bound at or above ``beta``.
+    """
+    p = player_of(state)
+    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
+    if n == 0:
+        _leaf(evaluate, state, vals, ply, norm, ictl)
+        _end_leaf(p, depth, ply, ictl)
+        s = vals[ply]
+        return 2.0 * s[max_player] - (s[0] + s[1] + s[2] + s[3])
+    if out_of_budget(ictl):
+        return 0.0
+    first = 0
+    slot = -1
+    h = 0
+    if ply > 0 and depth >= TT_MIN_DEPTH and tt_int.shape[0] > 0:
+        h = key(state)
+        slot = h & (tt_int.shape[0] - 1)
+        if tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ictl[C_STAMP]:
+            stored = tt_int[slot, T_BEST]
+            if stored < n:
+                first = stored
+            info = tt_int[slot, T_DEPTH_FLAG]
+            if info >> 2 == depth:
+                flag = info & 3
+                v = tt_val[slot]
+                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                    ictl[S_TT_HITS] += 1
+                    ictl[PV_LEN + ply] = ply
+                    return v
+    ictl[S_EXPANDED] += 1
+    alpha0 = alpha
+    beta0 = beta
+    maximising = p == max_player
+    best = -np.inf if maximising else np.inf
+    best_i = first
+    for k in range(n):
+        i = _child(ply, k, first, ictl)
+        make(state, moves[ply, i], undo, ply)
+        value = paranoid_node(
+            generate,
+            make,
+            unmake,
+            player_of,
+            key,
+            evaluate,
+            state,
+            depth - 1,
+            ply + 1,
+            norm,
+            max_player,
+            alpha,
+            beta,
+            moves,
+            undo,
+            vals,
+            ictl,
+            pv,
+            tt_int,
+            tt_val,
+        )
+        unmake(state, undo, ply)
+        if ictl[C_ABORTED]:
+            return 0.0
+        if ply == 0:
+            vals[ROOT_ROW + i, 0] = value
+        if (value > best) if maximising else (value < best):
+            best = value
+            best_i = i
+            _pv_take(pv, ictl, ply, moves[ply, i])
+            if maximising:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+    if slot >= 0:
+        flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
+        tt_int[slot, T_KEY] = h
+        tt_int[slot, T_STAMP] = ictl[C_STAMP]
+        tt_int[slot, T_DEPTH_FLAG] = depth * 4 + flag
+        tt_int[slot, T_BEST] = best_i
+        tt_val[slot] = best
+    return best
+
+
+@njit  # not cached: numba cannot cache functions taking functions
+def hypermax_node(
+    generate,
+    make,
+    unmake,
+    player_of,
+    evaluate,
+    state,
+    depth,
+    ply,
+    norm,
+    players,
+    n_players,
+    moves,
+    undo,
+    vals,
+    ictl,
+    pv,
+) -> None:
+    """Hypermax (Fridenfalk 2014); value vector into ``vals[ply]``.
+
+    ``vals[ALPHA_ROW + ply]`` is the node's alpha vector (the parent's, copied in); it stops
+    once its entries sum to zero or more. At the root it starts at minus infinity for the
+    players alive at the root and 0 for the others, as the original's root data did.
+    """
+    p = player_of(state)
+    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
+    if n == 0:
+        _leaf(evaluate, state, vals, ply, norm, ictl)
+        _end_leaf(p, depth, ply, ictl)
+        s = vals[ply]
+        avg = (s[0] + s[1] + s[2] + s[3]) / n_players
+        for q in range(4):
+            vals[ply, q] = s[q] - avg if players[q] else 0.0
+        return
+    if out_of_budget(ictl):
+        return
+    ictl[S_EXPANDED] += 1
+    a = ALPHA_ROW + ply
+    for k in range(n):
+        if k > 0 and vals[a, 0] + vals[a, 1] + vals[a, 2] + vals[a, 3] >= 0.0:
+            break
+        i = _child(ply, k, 0, ictl)
+        _copy_row(vals, a, a + 1)
+        make(state, moves[ply, i], undo, ply)
+        hypermax_node(
+            generate,
+            make,
+            unmake,
+            player_of,
+            evaluate,
+            state,
+            depth - 1,
+            ply + 1,
+            norm,
+            players,
+            n_players,
+            moves,
+            undo,
+            vals,
+            ictl,
+            pv,
+        )
+        unmake(state, undo, ply)
+        if ictl[C_ABORTED]:
+            return
+        if ply == 0:
+            vals[ROOT_ROW + i, :] = vals[1, :]
+        if k == 0 or vals[a, p] < vals[ply + 1, p]:
+            _copy_row(vals, ply + 1, ply)
+            _pv_take(pv, ictl, ply, moves[ply, i])
+        if vals[a, p] < vals[ply, p]:
+            vals[a, p] = vals[ply, p]

@@ -1,0 +1,191 @@
+"""The improved flavour against theory, against an independent minimax and against the
+thesis flavour; budgets, agents and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from positions import random_positions
+
+from chameleon_lab.agents import Agent
+from chameleon_lab.games.chameleon import Position
+from chameleon_lab.games.chameleon import kernel as K
+from chameleon_lab.games.trees import TREE_OPS, ExplicitTree, tree_values
+from chameleon_lab.heuristics import evaluate
+from chameleon_lab.search.api import search
+
+
+def paranoid_minimax(state: np.ndarray, depth: int, max_player: int, norm: bool) -> float:
+    """Plain Paranoid minimax without any pruning, written from the definition."""
+    p = K.player_of(state)
+    children = K.successor_states(state) if p >= 0 and depth > 0 else []
+    if len(children) == 0:
+        s = evaluate(state, "pawns100roles", normalized=norm)
+        return 2.0 * s[max_player] - (s[0] + s[1] + s[2] + s[3])
+    values = [paranoid_minimax(child, depth - 1, max_player, norm) for child in children]
+    return max(values) if p == max_player else min(values)
+
+
+@pytest.mark.parametrize(
+    ("depth", "count", "norm"), [(2, 150, True), (3, 60, True), (3, 40, False)]
+)
+def test_paranoid_alpha_beta_returns_the_minimax_value(depth, count, norm):
+    for pos in random_positions(count, seed=100 + depth, max_moves=80):
+        result = search(pos, "paranoid", depth=depth, normalize=norm)
+        root = int(pos.to_move)
+        values = [paranoid_minimax(c, depth - 1, root, norm) for c in K.successor_states(pos.state)]
+        assert result.scores[result.index] == max(values)
+        assert values[result.index] == max(values)
+        # alpha-beta proves the other moves no better: their scores are upper bounds
+        assert all(s >= v or np.isnan(s) for s, v in zip(result.scores, values, strict=True))
+
+
+def test_the_transposition_table_does_not_change_paranoid_values():
+    hits = 0
+    for pos in random_positions(25, seed=7, max_moves=120):
+        with_tt = search(pos, "paranoid", depth=5)
+        without = search(pos, "paranoid", depth=5, tt_bits=0)
+        assert with_tt.scores[with_tt.index] == without.scores[without.index]
+        hits += with_tt.tt_hits
+        assert without.tt_hits == 0
+    assert hits > 0  # the table was really used
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_improved_maxn_returns_the_thesis_root_vectors(depth):
+    for pos in random_positions(60, seed=200 + depth):
+        improved = search(pos, "maxn", depth=depth)
+        thesis = search(pos, "maxn", flavour="thesis", depth=depth)
+        np.testing.assert_array_equal(improved.scores, thesis.scores)
+        root = int(pos.to_move)
+        assert improved.scores[improved.index, root] == thesis.scores[thesis.index, root]
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_improved_maxnis_chooses_a_move_of_the_maxn_value(depth):
+    pruned = 0
+    for pos in random_positions(80, seed=300 + depth, max_moves=100):
+        fast = search(pos, "maxnis", depth=depth)
+        full = search(pos, "maxn", flavour="thesis", depth=depth)
+        np.testing.assert_array_equal(fast.scores[fast.index], full.scores[fast.index])
+        root = int(pos.to_move)
+        assert full.scores[fast.index, root] == full.scores[full.index, root]
+        pruned += fast.nodes < search(pos, "maxn", depth=depth).nodes
+    assert pruned > 0
+
+
+@pytest.mark.parametrize("algorithm", ["maxn", "maxnis", "paranoid", "hypermax"])
+def test_at_depth_one_both_flavours_choose_moves_of_equal_value(algorithm):
+    # one ply: every successor is just evaluated, nothing can be pruned or reordered
+    for pos in random_positions(40, seed=400):
+        improved = search(pos, algorithm, depth=1)
+        thesis = search(pos, algorithm, flavour="thesis", depth=1)
+        scores = thesis.scores if thesis.scores.ndim == 1 else thesis.scores[:, int(pos.to_move)]
+        assert scores[improved.index] == scores[thesis.index]
+
+
+def test_improved_searches_solve_the_thesis_trees():
+    # figure 4.4's tree: improved MaxN-IS by iterative deepening ends with the MaxN value
+    nested = [[(5, 3, 2), (4, 2, 4)], [(3, 6, 1), (8, 1, 1)]]
+    tree = ExplicitTree.from_nested(nested)
+    options = {"game": TREE_OPS, "heuristic": tree_values, "normalize": False, "depth": 10}
+    maxn = search(tree.state, "maxn", **options)
+    maxnis = search(tree.state, "maxnis", max_sum=10.0, **options)
+    assert maxn.exact and maxn.depth == 2  # deepening stops once the tree is solved
+    assert maxnis.index == maxn.index == 0
+    np.testing.assert_array_equal(maxnis.scores[0][:3], (5, 3, 2))
+    # a paranoid player 0 assumes the others minimise 2*s0 - sum: left subtree is worth
+    # min(10-10, 8-10) = -2, right subtree min(6-10, 16-10) = -4
+    paranoid = search(tree.state, "paranoid", **options)
+    assert paranoid.index == 0 and paranoid.scores[0] == -2.0
+
+
+def test_principal_variation_is_a_legal_line_starting_with_the_move():
+    for pos in random_positions(20, seed=500):
+        decision = Agent("paranoid", depth=4).choose(pos)
+        assert decision.pv[0] == decision.move
+        here = pos
+        for move in decision.pv:
+            here = here.play(move)  # raises if illegal
+        assert len(decision.pv) <= 4
+
+
+def test_node_budget_is_deterministic_and_equals_the_completed_depth_search():
+    pos = random_positions(1, seed=600, max_moves=10)[0]
+    first = search(pos, "paranoid", nodes=30_000)
+    again = Agent("paranoid", nodes=30_000).choose(pos)
+    assert first.index == [str(m) for m in pos.legal_moves].index(str(again.move))
+    assert first.nodes == again.nodes
+    fixed = search(pos, "paranoid", depth=int(first.depth))
+    assert fixed.index == first.index
+    np.testing.assert_array_equal(fixed.scores, first.scores)
+    assert first.nodes > fixed.nodes  # the budget was spent in the next, dropped, depth
+
+
+@pytest.mark.parametrize("algorithm", ["maxn", "maxnis", "paranoid", "hypermax"])
+def test_time_budget_is_kept_loosely_and_the_state_restored(algorithm):
+    pos = Position.start()
+    state = pos.state.copy()
+    search(state, algorithm, time_ms=5)  # compile outside the measured call
+    result = search(state, algorithm, time_ms=50)
+    assert result.depth >= 2
+    assert result.seconds < 0.5  # loose; the benchmark measures the real overrun
+    np.testing.assert_array_equal(state, pos.state)
+
+
+def test_agents_round_trip_and_replay_their_random_moves():
+    agent = Agent("maxnis", depth=2, random_move_probability=0.5, seed=42)
+    copy = Agent.from_params(agent.params())
+    assert copy == agent
+    pos = Position.start()
+    first = [agent.choose(pos) for _ in range(12)]
+    second = [copy.choose(pos) for _ in range(12)]
+    assert [d.move for d in first] == [d.move for d in second]
+    assert 0 < sum(d.random for d in first) < 12
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "fragment"),
+    [
+        ({"flavour": "fast", "depth": 2}, "valid flavours: improved, thesis"),
+        ({"algorithm": "minimax", "depth": 2}, "valid algorithms: maxn"),
+        ({"heuristic": "material", "depth": 2}, "valid names"),
+        ({"nodes": 0}, "nodes must be a whole number >= 1"),
+        ({"nodes": -5}, "nodes must be a whole number >= 1"),
+        ({"time_ms": 0}, "time_ms must be a finite number > 0"),
+        ({"depth": -1}, "depth must be a whole number >= 1"),
+        ({}, "needs a budget"),
+        ({"flavour": "thesis", "nodes": 100}, "exactly one budget"),
+        ({"tt_bits": 40, "depth": 2}, "tt_bits must be"),
+        ({"algorithm": "maxnis", "normalize": False, "depth": 2}, "needs max_sum"),
+        (
+            {"random_move_probability": 2, "depth": 2},
+            r"random_move_probability must be in \[0, 1\]",
+        ),
+    ],
+)
+def test_bad_agent_parameters_are_named(kwargs, fragment):
+    with pytest.raises(ValueError, match=fragment):
+        agent = Agent(**kwargs)
+        agent.choose(Position.start())
+
+
+def test_unknown_agent_parameter_is_named():
+    with pytest.raises(ValueError, match=r"unknown agent parameter.*budget.*valid: algorithm"):
+        Agent.from_params({"algorithm": "maxn", "budget": 3})
+
+
+def test_a_finished_position_has_no_move_to_choose():
+    pos = random_positions(1, seed=3)[0]
+    mine = [p for p in pos.pawns if p.player == pos.to_move]
+    over = Position.from_pawns(mine, to_move=int(pos.to_move))
+    assert over.is_over
+    with pytest.raises(ValueError, match="already over"):
+        Agent("paranoid", depth=2).choose(over)
+    with pytest.raises(ValueError, match="already over"):
+        search(over, "maxn", nodes=100)
+
+
+def test_thesis_flavour_has_no_node_budget():
+    with pytest.raises(ValueError, match="no node budget"):
+        search(Position.start(), "maxn", flavour="thesis", nodes=1000)
