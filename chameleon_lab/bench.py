@@ -141,3 +141,105 @@ def print_search(depth: int = 4, count: int = 12) -> dict[str, float]:
             f"{rates[algorithm] / ORIGINAL_SEARCH_RATE[algorithm]:>10.0f}"
         )
     return rates
+
+
+#: The thesis's median reached depth at 1000 ms (time mode, fractional depths).
+THESIS_MEDIAN_DEPTH_1000MS = {"maxnis": 4.11, "paranoid": 4.21}
+
+
+@dataclass(frozen=True)
+class MoveStat:
+    """One move of a self-play game: budget, completed depth, nodes and times."""
+
+    algorithm: str
+    budget_ms: float
+    ply: int
+    pawns: int
+    depth: float
+    nodes: int
+    search_seconds: float  # inside the search
+    wall_seconds: float  # around Agent.choose, as a game loop sees it
+
+
+def selfplay(
+    algorithm: str, time_ms: float, *, move_limit: int = 100, progress: bool = True
+) -> list[MoveStat]:
+    """One four-player self-play game of improved-flavour agents with ``time_ms`` a move."""
+    from tqdm.auto import tqdm
+
+    from .agents import Agent
+    from .games.chameleon import Game
+
+    agent = Agent(algorithm, time_ms=time_ms)
+    game = Game(move_limit=move_limit)
+    stats = []
+    with tqdm(
+        total=move_limit, desc=f"{algorithm} {time_ms:g} ms", leave=False, disable=not progress
+    ) as bar:
+        while not game.is_over and game.position.legal_moves:
+            pos = game.position
+            t0 = time.perf_counter()
+            decision = agent.choose(pos)
+            wall = time.perf_counter() - t0
+            stats.append(
+                MoveStat(
+                    algorithm,
+                    time_ms,
+                    len(game),
+                    len(pos.pawns),
+                    decision.depth,
+                    decision.nodes,
+                    decision.seconds,
+                    wall,
+                )
+            )
+            game.play(decision.move)
+            bar.update()
+    return stats
+
+
+def print_depths(
+    budgets: tuple[float, ...] = (10.0, 100.0, 1000.0),
+    algorithms: tuple[str, ...] = ("maxn", "maxnis", "paranoid", "hypermax"),
+    move_limit: int = 100,
+) -> list[MoveStat]:
+    """Completed depth per move and time-budget overrun over self-play games."""
+    from .agents import Agent
+    from .games.chameleon import Position
+
+    for algorithm in algorithms:  # compile outside the timing
+        Agent(algorithm, depth=2).choose(Position.start())
+    print(
+        f"\nimproved flavour, one four-player self-play game per algorithm and budget "
+        f"(move limit {move_limit}), completed depth per move"
+    )
+    print(
+        f"{'algorithm':10} {'budget':>7} {'moves':>5} {'median':>6} {'mean':>5} "
+        f"{'M nodes/s':>9} {'worst wall-T':>12} {'allowed':>8}"
+    )
+    everything: list[MoveStat] = []
+    for algorithm in algorithms:
+        for budget in budgets:
+            stats = selfplay(algorithm, budget, move_limit=move_limit)
+            everything += stats
+            depths = np.array([s.depth for s in stats])
+            nodes = sum(s.nodes for s in stats)
+            seconds = sum(s.search_seconds for s in stats)
+            worst = max(s.wall_seconds * 1000 - budget for s in stats)
+            note = ""
+            if budget == 1000 and algorithm in THESIS_MEDIAN_DEPTH_1000MS:
+                note = f"  (thesis median {THESIS_MEDIAN_DEPTH_1000MS[algorithm]})"
+            print(
+                f"{algorithm:10} {budget:>5g}ms {len(stats):>5} {np.median(depths):>6.1f} "
+                f"{depths.mean():>5.2f} {nodes / seconds / 1e6:>9.2f} {worst:>10.2f}ms "
+                f"{0.05 * budget + 5:>6.1f}ms{note}"
+            )
+    over = [s.wall_seconds * 1000 - (1.05 * s.budget_ms + 5) for s in everything]
+    worst = int(np.argmax(over))
+    w = everything[worst]
+    print(
+        f"time budget: {len(everything)} moves; worst case {w.wall_seconds * 1000:.2f} ms "
+        f"for {w.budget_ms:g} ms ({w.algorithm}), "
+        f"{'within' if over[worst] <= 0 else 'OVER'} T + 5 % + 5 ms by {abs(over[worst]):.2f} ms"
+    )
+    return everything

@@ -19,12 +19,14 @@ def _positive(text: str) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """``bench perft`` / ``bench search``: print speed figures."""
-    from .bench import print_perft, print_search
+    from .bench import print_depths, print_perft, print_search
 
     if args.what == "perft":
         print_perft(depth=args.depth, repeat=args.repeat)
     else:
         print_search(depth=args.depth, count=args.positions)
+        if args.budgets:
+            print_depths(tuple(args.budgets), move_limit=args.move_limit)
     return 0
 
 
@@ -52,10 +54,25 @@ def build_parser() -> argparse.ArgumentParser:
         "--repeat", type=_positive, default=3, help="runs per seating, the best counts (default 3)"
     )
     perft.set_defaults(func=cmd_bench)
-    search = bench_sub.add_parser("search", help="thesis-flavour nodes/s of the four searches")
+    search = bench_sub.add_parser(
+        "search",
+        help="thesis-flavour nodes/s of the four searches, then improved-flavour depths "
+        "and time-budget overruns in self-play",
+    )
     search.add_argument("--depth", type=_positive, default=4, help="plies (default 4)")
     search.add_argument(
         "--positions", type=_positive, default=12, help="number of fixed positions (default 12)"
+    )
+    search.add_argument(
+        "--budgets",
+        type=_positive,
+        nargs="*",
+        default=[10, 100, 1000],
+        metavar="MS",
+        help="time budgets of the self-play games in ms (default 10 100 1000; none: skip)",
+    )
+    search.add_argument(
+        "--move-limit", type=_positive, default=100, help="moves per self-play game (default 100)"
     )
     search.set_defaults(func=cmd_bench)
 

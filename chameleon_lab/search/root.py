@@ -33,6 +33,8 @@ class Workspace:
     undo: np.ndarray
     vals: np.ndarray
     alphas: np.ndarray
+    frames: np.ndarray
+    fframes: np.ndarray
     stats: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
 
     @classmethod
@@ -43,6 +45,8 @@ class Workspace:
             np.zeros((plies, game.undo_size), dtype=np.int64),
             np.zeros((plies, 4)),
             np.zeros((plies, 4)),
+            np.zeros((plies, T.FRAME_COLUMNS), dtype=np.int64),
+            np.zeros((plies, 3)),
         )
 
 
@@ -89,6 +93,7 @@ class MaxN(RootAlgorithm):
             ws.undo,
             ws.vals,
             ws.stats,
+            ws.frames,
         )
         return ws.vals[1].copy()
 
@@ -126,6 +131,8 @@ class MaxNIS(RootAlgorithm):
             ws.undo,
             ws.vals,
             ws.stats,
+            ws.frames,
+            ws.fframes,
         )
         value = ws.vals[1].copy()
         if value[self.root_player] > self.best_score:
@@ -160,6 +167,8 @@ class Paranoid(RootAlgorithm):
             ws.undo,
             ws.vals,
             ws.stats,
+            ws.frames,
+            ws.fframes,
         )
         self.alpha = max(self.alpha, value)
         return float(value)
@@ -199,6 +208,7 @@ class Hypermax(RootAlgorithm):
             ws.undo,
             ws.vals,
             ws.stats,
+            ws.frames,
         )
         value = ws.vals[1].copy()
         rp = self.root_player

@@ -18,11 +18,15 @@ recorded sessions replay move for move only that way:
 * Hypermax uses the alpha vector of Fridenfalk (2014), reinitialised per root move, with
   the average over the players alive at the root.
 
-Values of a node are written to ``vals[ply]`` (vectors) or returned (Paranoid's
-scalar); ``moves``, ``undo`` and ``vals`` are per-ply scratch tables allocated once per
-search, so the recursion allocates nothing. ``stats[0]`` counts expanded nodes,
-``stats[1]`` evaluated ones: their sum is the node count of the benchmarks, the same
-quantity the original program's figures count.
+Each search walks the tree with an explicit stack instead of recursion (a recursive
+numba call passes every array argument anew, which cost a third of the speed): per ply,
+``frames`` holds the number of children, the child being searched and the player to
+move, ``fframes`` the node's floats (bounds, window, best value). Values of a node are
+written to ``vals[ply]`` (vectors) or returned (Paranoid's scalar); ``moves``, ``undo``,
+``vals`` and the frames are per-ply scratch tables allocated once per search, so the
+search allocates nothing. The search's root is at ply ``top`` with ``depth`` plies left.
+``stats[0]`` counts expanded nodes, ``stats[1]`` evaluated ones: their sum is the node
+count of the benchmarks, the same quantity the original program's figures count.
 
 Functions that take the game and heuristic as arguments are compiled per process
 (numba's on-disk cache fails to reload them: "underlying object has vanished"); the
@@ -58,38 +62,64 @@ def _leaf(evaluate, state, vals, ply, norm, stats) -> None:
         normalize(out)
 
 
+# frames columns
+F_N = 0  # number of children
+F_I = 1  # index of the child being searched
+F_P = 2  # player to move
+FRAME_COLUMNS = 3
+
+
 @njit  # not cached: numba cannot cache functions taking functions
 def maxn_node(
-    generate, make, unmake, player_of, evaluate, state, depth, ply, norm, moves, undo, vals, stats
+    generate,
+    make,
+    unmake,
+    player_of,
+    evaluate,
+    state,
+    depth,
+    top,
+    norm,
+    moves,
+    undo,
+    vals,
+    stats,
+    frames,
 ) -> None:
-    """MaxN: each player maximises its own entry; value vector into ``vals[ply]``."""
-    p = player_of(state)
-    # a leaf: over, out of depth, or no legal move although the game goes on
-    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
-    if n == 0:
-        _leaf(evaluate, state, vals, ply, norm, stats)
-        return
-    stats[0] += 1
-    for i in range(n):
-        make(state, moves[ply, i], undo, ply)
-        maxn_node(
-            generate,
-            make,
-            unmake,
-            player_of,
-            evaluate,
-            state,
-            depth - 1,
-            ply + 1,
-            norm,
-            moves,
-            undo,
-            vals,
-            stats,
-        )
+    """MaxN: each player maximises its own entry; value vector into ``vals[top]``."""
+    ply = top
+    entering = True
+    while True:
+        if entering:
+            p = player_of(state)
+            # a leaf: over, out of depth, or no legal move although the game goes on
+            n = 0 if p < 0 or depth - (ply - top) <= 0 else generate(state, moves, ply)
+            if n == 0:
+                _leaf(evaluate, state, vals, ply, norm, stats)
+                entering = False
+            else:
+                stats[0] += 1
+                frames[ply, F_N] = n
+                frames[ply, F_I] = 0
+                frames[ply, F_P] = p
+                make(state, moves[ply, 0], undo, ply)
+                ply += 1
+                continue
+        # the node at ply is complete: hand its value to the parent
+        if ply == top:
+            return
+        ply -= 1
         unmake(state, undo, ply)
+        i = frames[ply, F_I]
+        p = frames[ply, F_P]
         if i == 0 or vals[ply + 1, p] > vals[ply, p]:
             _copy_row(vals, ply + 1, ply)
+        i += 1
+        if i < frames[ply, F_N]:
+            frames[ply, F_I] = i
+            make(state, moves[ply, i], undo, ply)
+            ply += 1
+            entering = True
 
 
 @njit  # not cached: numba cannot cache functions taking functions
@@ -101,7 +131,7 @@ def maxnis_node(
     evaluate,
     state,
     depth,
-    ply,
+    top,
     norm,
     bound,
     max_sum,
@@ -110,6 +140,8 @@ def maxnis_node(
     undo,
     vals,
     stats,
+    frames,
+    fframes,
 ) -> None:
     """MaxN with immediate and shallow pruning, the original's way.
 
@@ -117,45 +149,50 @@ def maxnis_node(
     its own player's best reaches ``max_sum - bound``. ``deep_bound`` >= 0 turns on
     *deep* pruning (bounds handed further down than one level), which is unsound; it
     exists to show the thesis's figure 4.5. The thesis flavour passes -1.
+    ``fframes[ply]`` holds the node's limit and the deep bound its children get.
     """
-    p = player_of(state)
-    # a leaf: over, out of depth, or no legal move although the game goes on
-    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
-    if n == 0:
-        _leaf(evaluate, state, vals, ply, norm, stats)
-        return
-    stats[0] += 1
-    limit = max_sum - bound
-    if deep_bound >= 0:
-        limit = max_sum - max(bound, deep_bound)
-    child_deep = -1.0 if deep_bound < 0 else bound
-    for i in range(n):
-        # the first child gets bound 0; later ones only while the limit is not reached
-        if i > 0 and vals[ply, p] >= limit:
-            break
-        child_bound = 0.0 if i == 0 else vals[ply, p]
-        make(state, moves[ply, i], undo, ply)
-        maxnis_node(
-            generate,
-            make,
-            unmake,
-            player_of,
-            evaluate,
-            state,
-            depth - 1,
-            ply + 1,
-            norm,
-            child_bound,
-            max_sum,
-            child_deep,
-            moves,
-            undo,
-            vals,
-            stats,
-        )
+    ply = top
+    entering = True
+    while True:
+        if entering:
+            p = player_of(state)
+            n = 0 if p < 0 or depth - (ply - top) <= 0 else generate(state, moves, ply)
+            if n == 0:
+                _leaf(evaluate, state, vals, ply, norm, stats)
+                entering = False
+            else:
+                stats[0] += 1
+                frames[ply, F_N] = n
+                frames[ply, F_I] = 0
+                frames[ply, F_P] = p
+                limit = max_sum - bound
+                if deep_bound >= 0:
+                    limit = max_sum - max(bound, deep_bound)
+                fframes[ply, 0] = limit
+                fframes[ply, 1] = -1.0 if deep_bound < 0 else bound
+                # the first child gets bound 0, not anything from this node
+                bound = 0.0
+                deep_bound = fframes[ply, 1]
+                make(state, moves[ply, 0], undo, ply)
+                ply += 1
+                continue
+        if ply == top:
+            return
+        ply -= 1
         unmake(state, undo, ply)
+        i = frames[ply, F_I]
+        p = frames[ply, F_P]
         if i == 0 or vals[ply + 1, p] > vals[ply, p]:
             _copy_row(vals, ply + 1, ply)
+        i += 1
+        # later children only while the limit is not reached
+        if i < frames[ply, F_N] and not vals[ply, p] >= fframes[ply, 0]:
+            frames[ply, F_I] = i
+            bound = vals[ply, p]
+            deep_bound = fframes[ply, 1]
+            make(state, moves[ply, i], undo, ply)
+            ply += 1
+            entering = True
 
 
 @njit  # not cached: numba cannot cache functions taking functions
@@ -167,7 +204,7 @@ def paranoid_node(
     evaluate,
     state,
     depth,
-    ply,
+    top,
     norm,
     max_player,
     alpha,
@@ -176,53 +213,59 @@ def paranoid_node(
     undo,
     vals,
     stats,
+    frames,
+    fframes,
 ) -> float:
     """Paranoid: ``max_player`` against the coalition of all others, the original's way.
 
     Leaf value ``2 * s[max_player] - (s0 + s1 + s2 + s3)``. The first child's value is
     returned as ``best`` but does not move the window (the original's quirk).
+    ``fframes[ply]`` holds the node's alpha, beta and best.
     """
-    p = player_of(state)
-    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
-    if n == 0:
-        _leaf(evaluate, state, vals, ply, norm, stats)
-        s = vals[ply]
-        return 2.0 * s[max_player] - (s[0] + s[1] + s[2] + s[3])
-    stats[0] += 1
-    best = 0.0
-    for i in range(n):
-        if i > 0 and alpha >= beta:
-            break
-        make(state, moves[ply, i], undo, ply)
-        value = paranoid_node(
-            generate,
-            make,
-            unmake,
-            player_of,
-            evaluate,
-            state,
-            depth - 1,
-            ply + 1,
-            norm,
-            max_player,
-            alpha,
-            beta,
-            moves,
-            undo,
-            vals,
-            stats,
-        )
+    ply = top
+    entering = True
+    value = 0.0
+    while True:
+        if entering:
+            p = player_of(state)
+            n = 0 if p < 0 or depth - (ply - top) <= 0 else generate(state, moves, ply)
+            if n == 0:
+                _leaf(evaluate, state, vals, ply, norm, stats)
+                s = vals[ply]
+                value = 2.0 * s[max_player] - (s[0] + s[1] + s[2] + s[3])
+                entering = False
+            else:
+                stats[0] += 1
+                frames[ply, F_N] = n
+                frames[ply, F_I] = 0
+                frames[ply, F_P] = p
+                fframes[ply, 0] = alpha
+                fframes[ply, 1] = beta
+                make(state, moves[ply, 0], undo, ply)
+                ply += 1
+                continue
+        if ply == top:
+            return value
+        ply -= 1
         unmake(state, undo, ply)
+        i = frames[ply, F_I]
+        alpha = fframes[ply, 0]
+        beta = fframes[ply, 1]
         if i == 0:
-            best = value  # the original's quirk: the first child leaves the window alone
-        elif p == max_player:
+            fframes[ply, 2] = value  # the quirk: the first child leaves the window alone
+        elif frames[ply, F_P] == max_player:
             if value > alpha:
-                alpha = value
-                best = value
+                alpha = fframes[ply, 0] = fframes[ply, 2] = value
         elif value < beta:
-            beta = value
-            best = value
-    return best
+            beta = fframes[ply, 1] = fframes[ply, 2] = value
+        i += 1
+        if i < frames[ply, F_N] and not alpha >= beta:
+            frames[ply, F_I] = i
+            make(state, moves[ply, i], undo, ply)
+            ply += 1
+            entering = True
+        else:
+            value = fframes[ply, 2]
 
 
 @njit  # not cached: numba cannot cache functions taking functions
@@ -234,7 +277,7 @@ def hypermax_node(
     evaluate,
     state,
     depth,
-    ply,
+    top,
     norm,
     players,
     n_players,
@@ -243,48 +286,42 @@ def hypermax_node(
     undo,
     vals,
     stats,
+    frames,
 ) -> None:
-    """Hypermax (Fridenfalk 2014), the original's way; value vector into ``vals[ply]``.
+    """Hypermax (Fridenfalk 2014), the original's way; value vector into ``vals[top]``.
 
     ``alphas[ply]`` holds the alpha vector handed down by the parent; the node works on
     it as its own copy and hands ``alphas[ply + 1]`` to each child. ``players[q]`` is 1
     for the players alive at the root; the leaf transform subtracts their average.
     """
-    p = player_of(state)
-    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
-    if n == 0:
-        _leaf(evaluate, state, vals, ply, norm, stats)
-        s = vals[ply]
-        avg = (s[0] + s[1] + s[2] + s[3]) / n_players
-        for q in range(4):
-            vals[ply, q] = s[q] - avg if players[q] else 0.0
-        return
-    stats[0] += 1
-    for i in range(n):
-        if i > 0 and alphas[ply, 0] + alphas[ply, 1] + alphas[ply, 2] + alphas[ply, 3] >= 0.0:
-            break
-        for q in range(4):
-            alphas[ply + 1, q] = alphas[ply, q]
-        make(state, moves[ply, i], undo, ply)
-        hypermax_node(
-            generate,
-            make,
-            unmake,
-            player_of,
-            evaluate,
-            state,
-            depth - 1,
-            ply + 1,
-            norm,
-            players,
-            n_players,
-            alphas,
-            moves,
-            undo,
-            vals,
-            stats,
-        )
+    ply = top
+    entering = True
+    while True:
+        if entering:
+            p = player_of(state)
+            n = 0 if p < 0 or depth - (ply - top) <= 0 else generate(state, moves, ply)
+            if n == 0:
+                _leaf(evaluate, state, vals, ply, norm, stats)
+                s = vals[ply]
+                avg = (s[0] + s[1] + s[2] + s[3]) / n_players
+                for q in range(4):
+                    vals[ply, q] = s[q] - avg if players[q] else 0.0
+                entering = False
+            else:
+                stats[0] += 1
+                frames[ply, F_N] = n
+                frames[ply, F_I] = 0
+                frames[ply, F_P] = p
+                _copy_row(alphas, ply, ply + 1)
+                make(state, moves[ply, 0], undo, ply)
+                ply += 1
+                continue
+        if ply == top:
+            return
+        ply -= 1
         unmake(state, undo, ply)
+        i = frames[ply, F_I]
+        p = frames[ply, F_P]
         # the first child's vector is kept; a later one replaces it when it raises alpha
         if i == 0:
             _copy_row(vals, ply + 1, ply)
@@ -293,3 +330,12 @@ def hypermax_node(
         elif alphas[ply, p] < vals[ply + 1, p]:
             alphas[ply, p] = vals[ply + 1, p]
             _copy_row(vals, ply + 1, ply)
+        i += 1
+        if i < frames[ply, F_N] and not (
+            alphas[ply, 0] + alphas[ply, 1] + alphas[ply, 2] + alphas[ply, 3] >= 0.0
+        ):
+            frames[ply, F_I] = i
+            _copy_row(alphas, ply, ply + 1)
+            make(state, moves[ply, i], undo, ply)
+            ply += 1
+            entering = True
