@@ -103,6 +103,13 @@ def test_cli_rejects_bad_arguments(capsys):
 
 
 def test_bench_search_prints_every_algorithm():
-    proc = run_cli("bench", "search", "--depth", "2", "--positions", "2")
-    rows = [line.split()[0] for line in proc.stdout.splitlines()[2:]]
+    proc = run_cli(
+        "bench", "search", "--depth", "2", "--positions", "2", "--budgets", "5", "--move-limit", "3"
+    )
+    lines = proc.stdout.splitlines()
+    rows = [line.split()[0] for line in lines[2:6]]
     assert rows == ["maxn", "maxnis", "paranoid", "hypermax"]
+    games = [line.split() for line in lines if line.endswith("ms") and "5ms" in line.split()]
+    assert [g[0] for g in games] == ["maxn", "maxnis", "paranoid", "hypermax"]
+    assert all(g[2] == "3" for g in games)  # three moves each
+    assert "time budget: 12 moves" in proc.stdout
