@@ -157,6 +157,7 @@ def test_agents_round_trip_and_replay_their_random_moves():
         ({}, "needs a budget"),
         ({"flavour": "thesis", "nodes": 100}, "exactly one budget"),
         ({"tt_bits": 40, "depth": 2}, "tt_bits must be"),
+        ({"depth": 65}, "at most 64 plies"),
         ({"algorithm": "maxnis", "normalize": False, "depth": 2}, "needs max_sum"),
         (
             {"random_move_probability": 2, "depth": 2},

@@ -192,6 +192,9 @@ def search(
     )
     if workspace is None:
         workspace = DeepWorkspace(game, tt_bits)
-    elif workspace.game is not game:
-        raise ValueError(f"the workspace was made for the game {workspace.game.name!r}")
+    elif workspace.game is not game or workspace.tt_bits != tt_bits:
+        raise ValueError(
+            f"the workspace was made for the game {workspace.game.name!r} with "
+            f"tt_bits={workspace.tt_bits}; make one with DeepWorkspace(game, tt_bits)"
+        )
     return iterative_deepening(method, _state_of(position), budget, workspace)

@@ -210,6 +210,10 @@ def iterative_deepening(
 ) -> RootResult:
     """Search ``state`` by iterative deepening within ``budget``; see the module doc."""
     start = time.perf_counter_ns()
+    if budget.depth is not None and budget.depth > MAX_DEPTH:
+        raise ValueError(
+            f"the improved searches go at most {MAX_DEPTH} plies deep, got {budget.depth}"
+        )
     g = search.game
     if ws is None:
         ws = DeepWorkspace(g)
@@ -221,7 +225,7 @@ def iterative_deepening(
     ictl[:] = 0
     ictl[I.C_STAMP] = ws.searches
     order = np.arange(n)
-    max_depth = min(budget.depth or MAX_DEPTH, MAX_DEPTH)
+    max_depth = budget.depth or MAX_DEPTH
     deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
     done = None
     for depth in range(1, max_depth + 1):

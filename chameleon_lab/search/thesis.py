@@ -10,7 +10,11 @@ recorded sessions replay move for move only that way:
   of the player to move.
 * MaxN-IS searches a node's first child with bound 0 (not with anything from the
   node), and checks the shallow-pruning limit ``max_sum - bound`` only before later
-  children. (Sound; it only prunes less than it could.)
+  children; it only prunes less than it could. It is sound only while every score
+  vector is non-negative and sums to at most ``max_sum`` (1): with normalisation, as
+  the thesis ran it, up to rounding (the four quotients may sum to 1 + 1 ulp); with raw
+  scores (``normalize=False``) it prunes wrongly. ``deep=True`` (figure 4.5) is unsound
+  by design.
 * Paranoid's first child does not tighten the window: ``alpha``/``beta`` change only
   from the second child on, and a later child replaces ``best`` only when it moves the
   window. Where the first child is the best one, the node still returns its value; the
