@@ -95,9 +95,9 @@ def maxn_node(
     entering = True
     while True:
         if entering:
-            p = player_of(state)
-            # a leaf: over, out of depth, or no legal move although the game goes on
-            n = 0 if p < 0 or depth - (ply - top) <= 0 else generate(state, moves, ply)
+            # a leaf: out of depth, over, or no legal move although the game goes on
+            p = -1 if depth - (ply - top) <= 0 else player_of(state)
+            n = 0 if p < 0 else generate(state, moves, ply)
             if n == 0:
                 _leaf(evaluate, state, vals, ply, norm, stats)
                 entering = False
@@ -159,8 +159,8 @@ def maxnis_node(
     entering = True
     while True:
         if entering:
-            p = player_of(state)
-            n = 0 if p < 0 or depth - (ply - top) <= 0 else generate(state, moves, ply)
+            p = -1 if depth - (ply - top) <= 0 else player_of(state)
+            n = 0 if p < 0 else generate(state, moves, ply)
             if n == 0:
                 _leaf(evaluate, state, vals, ply, norm, stats)
                 entering = False
@@ -231,8 +231,8 @@ def paranoid_node(
     value = 0.0
     while True:
         if entering:
-            p = player_of(state)
-            n = 0 if p < 0 or depth - (ply - top) <= 0 else generate(state, moves, ply)
+            p = -1 if depth - (ply - top) <= 0 else player_of(state)
+            n = 0 if p < 0 else generate(state, moves, ply)
             if n == 0:
                 _leaf(evaluate, state, vals, ply, norm, stats)
                 s = vals[ply]
@@ -302,8 +302,8 @@ def hypermax_node(
     entering = True
     while True:
         if entering:
-            p = player_of(state)
-            n = 0 if p < 0 or depth - (ply - top) <= 0 else generate(state, moves, ply)
+            p = -1 if depth - (ply - top) <= 0 else player_of(state)
+            n = 0 if p < 0 else generate(state, moves, ply)
             if n == 0:
                 _leaf(evaluate, state, vals, ply, norm, stats)
                 s = vals[ply]
