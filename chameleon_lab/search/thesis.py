@@ -73,6 +73,15 @@ F_P = 2  # player to move
 FRAME_COLUMNS = 3
 
 
+@njit(cache=True)
+def _push(frames: np.ndarray, stats: np.ndarray, ply: int, n: int, p: int) -> None:
+    """Open a node of ``n`` children at ``ply`` with player ``p`` to move (expanded)."""
+    stats[0] += 1
+    frames[ply, F_N] = n
+    frames[ply, F_I] = 0
+    frames[ply, F_P] = p
+
+
 @njit  # not cached: numba cannot cache functions taking functions
 def maxn_node(
     generate,
@@ -102,10 +111,7 @@ def maxn_node(
                 _leaf(evaluate, state, vals, ply, norm, stats)
                 entering = False
             else:
-                stats[0] += 1
-                frames[ply, F_N] = n
-                frames[ply, F_I] = 0
-                frames[ply, F_P] = p
+                _push(frames, stats, ply, n, p)
                 make(state, moves[ply, 0], undo, ply)
                 ply += 1
                 continue
@@ -165,10 +171,7 @@ def maxnis_node(
                 _leaf(evaluate, state, vals, ply, norm, stats)
                 entering = False
             else:
-                stats[0] += 1
-                frames[ply, F_N] = n
-                frames[ply, F_I] = 0
-                frames[ply, F_P] = p
+                _push(frames, stats, ply, n, p)
                 limit = max_sum - bound
                 if deep_bound >= 0:
                     limit = max_sum - max(bound, deep_bound)
@@ -239,10 +242,7 @@ def paranoid_node(
                 value = 2.0 * s[max_player] - (s[0] + s[1] + s[2] + s[3])
                 entering = False
             else:
-                stats[0] += 1
-                frames[ply, F_N] = n
-                frames[ply, F_I] = 0
-                frames[ply, F_P] = p
+                _push(frames, stats, ply, n, p)
                 fframes[ply, 0] = alpha
                 fframes[ply, 1] = beta
                 make(state, moves[ply, 0], undo, ply)
@@ -312,10 +312,7 @@ def hypermax_node(
                     vals[ply, q] = s[q] - avg if players[q] else 0.0
                 entering = False
             else:
-                stats[0] += 1
-                frames[ply, F_N] = n
-                frames[ply, F_I] = 0
-                frames[ply, F_P] = p
+                _push(frames, stats, ply, n, p)
                 _copy_row(alphas, ply, ply + 1)
                 make(state, moves[ply, 0], undo, ply)
                 ply += 1
