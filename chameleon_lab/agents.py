@@ -28,8 +28,14 @@ import numpy as np
 
 from .games.chameleon import CHAMELEON_OPS, Move, Position
 from .heuristics import get_heuristic, heuristic_name
-from .search.api import DEFAULT_NORMALIZE, check_algorithm, check_flavour, search
-from .search.deepening import TT_BITS, Budget, DeepWorkspace
+from .search.api import (
+    DEFAULT_NORMALIZE,
+    check_algorithm,
+    check_budget,
+    check_flavour,
+    search,
+)
+from .search.deepening import TT_BITS, DeepWorkspace
 from .search.root import RootResult
 
 
@@ -106,16 +112,7 @@ class Agent:
         check_algorithm(self.algorithm)
         check_flavour(self.flavour)
         get_heuristic(self.heuristic)
-        if self.depth is None and self.time_ms is None and self.nodes is None:
-            raise ValueError("an agent needs a budget: depth=D (plies), time_ms=T or nodes=N")
-        Budget(self.depth, self.time_ms, self.nodes)
-        if self.flavour == "thesis" and (
-            self.nodes is not None or (self.depth is None) == (self.time_ms is None)
-        ):
-            raise ValueError(
-                "a thesis-flavour agent takes exactly one budget, depth or time_ms (the "
-                "original program had no node budget)"
-            )
+        check_budget(self.flavour, self.depth, self.time_ms, self.nodes)
         if self.normalize is None:  # stored resolved, so a record stays exact
             self.normalize = DEFAULT_NORMALIZE[self.algorithm]
         if not isinstance(self.normalize, (bool, np.bool_)):

@@ -43,6 +43,22 @@ def check_flavour(name: Any) -> str:
     return _check_choice("flavour", name, FLAVOURS)
 
 
+def check_budget(
+    flavour: str, depth: int | None = None, time_ms: float | None = None, nodes: int | None = None
+) -> Budget:
+    """The budget of a search of ``flavour``, or ``ValueError`` saying what is allowed.
+
+    The improved flavour takes any combination of depth, time and nodes; the thesis
+    flavour exactly one of depth and time, as the original program had.
+    """
+    if flavour == "thesis" and (nodes is not None or (depth is None) == (time_ms is None)):
+        raise ValueError(
+            "the thesis flavour takes exactly one budget, depth=D (plies) or time_ms=T: "
+            "the original program had no node budget (the improved flavour has one)"
+        )
+    return Budget(depth, time_ms, nodes)
+
+
 def _evaluator(game: GameOps, heuristic: str | Callable) -> Callable:
     # names are Chameleon heuristics; other games pass their compiled function
     return get_heuristic(heuristic) if game is CHAMELEON_OPS else heuristic
@@ -121,16 +137,11 @@ def thesis_search(
 
     ``options`` go to :func:`root_algorithm` (``max_sum``, ``deep`` for teaching trees).
     """
-    if (depth is None) == (time_ms is None):
-        raise ValueError(
-            "the thesis flavour takes exactly one budget: depth=D (plies) or time_ms=T "
-            "(node budgets exist in the improved flavour only)"
-        )
+    budget = check_budget("thesis", depth, time_ms)
     state = _state_of(position)
     algo = root_algorithm(
         algorithm, state, game=game, heuristic=heuristic, normalize=normalize, **options
     )
-    budget = Budget(depth=depth, time_ms=time_ms)  # validates the numbers
     if depth is not None:
         return R.run_depth(algo, state, int(depth))
     return R.run_time(algo, state, float(budget.time_ms))
@@ -163,14 +174,8 @@ def search(
     pruning of the thesis's figure 4.5; ``tt_bits`` sizes the improved Paranoid's
     transposition table; ``workspace`` reuses an improved search's tables.
     """
-    flavour = check_flavour(flavour)
-    check_algorithm(algorithm)
+    budget = check_budget(check_flavour(flavour), depth, time_ms, nodes)
     if flavour == "thesis":
-        if nodes is not None:
-            raise ValueError(
-                "the thesis flavour has no node budget (the original program had none); "
-                "use flavour='improved' or a depth or time budget"
-            )
         options: dict[str, Any] = {"deep": deep}
         if max_sum is not None:
             options["max_sum"] = max_sum
@@ -186,7 +191,6 @@ def search(
         )
     if deep:
         raise ValueError("deep pruning is unsound and exists in the thesis flavour only")
-    budget = Budget(depth=depth, time_ms=time_ms, nodes=nodes)
     method = deep_search(
         algorithm, game=game, heuristic=heuristic, normalize=normalize, max_sum=max_sum
     )

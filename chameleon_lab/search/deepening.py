@@ -42,13 +42,9 @@ class Budget:
 
     def __post_init__(self) -> None:
         if self.depth is None and self.time_ms is None and self.nodes is None:
-            raise ValueError("give a budget: depth=D (plies), time_ms=T or nodes=N")
-        if self.depth is not None and (
-            isinstance(self.depth, bool)
-            or not isinstance(self.depth, (int, np.integer))
-            or self.depth < 1
-        ):
-            raise ValueError(f"depth must be a whole number >= 1, got {self.depth!r}")
+            raise ValueError("a search needs a budget: depth=D (plies), time_ms=T or nodes=N")
+        _check_whole("depth", self.depth)
+        _check_whole("nodes", self.nodes)
         if self.time_ms is not None and (
             isinstance(self.time_ms, bool)
             or not isinstance(self.time_ms, (int, float, np.number))
@@ -56,12 +52,14 @@ class Budget:
             or not np.isfinite(self.time_ms)
         ):
             raise ValueError(f"time_ms must be a finite number > 0, got {self.time_ms!r}")
-        if self.nodes is not None and (
-            isinstance(self.nodes, bool)
-            or not isinstance(self.nodes, (int, np.integer))
-            or self.nodes < 1
-        ):
-            raise ValueError(f"nodes must be a whole number >= 1, got {self.nodes!r}")
+
+
+def _check_whole(name: str, value: object) -> None:
+    """``ValueError`` unless ``value`` is ``None`` or a whole number >= 1."""
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1
+    ):
+        raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
 
 @dataclass
@@ -113,62 +111,37 @@ class DeepSearch:
     def run_root(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> None:
         """Search the root (ply 0) to ``depth``; results land in the workspace."""
         g = self.game
+        # the arguments every node function starts and ends with (tuples only in Python:
+        # numba receives the functions one by one)
+        head = (
+            g.generate,
+            g.make,
+            g.unmake,
+            g.player_of,
+            self.evaluate,
+            state,
+            depth,
+            0,
+            self.normalize,
+        )
+        tables = (ws.moves, ws.undo, ws.vals, ws.ictl, ws.pv)
         if self.algorithm == "maxn":
-            I.maxn_node(
-                g.generate,
-                g.make,
-                g.unmake,
-                g.player_of,
-                self.evaluate,
-                state,
-                depth,
-                0,
-                self.normalize,
-                ws.moves,
-                ws.undo,
-                ws.vals,
-                ws.ictl,
-                ws.pv,
-            )
+            I.maxn_node(*head, *tables)
         elif self.algorithm == "maxnis":
             I.maxnis_node(
-                g.generate,
-                g.make,
-                g.unmake,
-                g.player_of,
-                self.evaluate,
-                state,
-                depth,
-                0,
-                self.normalize,
+                *head,
                 0.0,
                 self.max_sum + I.MARGIN,
-                ws.moves,
-                ws.undo,
-                ws.vals,
-                ws.ictl,
-                ws.pv,
+                *tables,
             )
         elif self.algorithm == "paranoid":
             I.paranoid_node(
-                g.generate,
-                g.make,
-                g.unmake,
-                g.player_of,
+                *head,
                 g.key,
-                self.evaluate,
-                state,
-                depth,
-                0,
-                self.normalize,
                 g.player_of(state),
                 -np.inf,
                 np.inf,
-                ws.moves,
-                ws.undo,
-                ws.vals,
-                ws.ictl,
-                ws.pv,
+                *tables,
                 ws.tt_int,
                 ws.tt_val,
             )
@@ -176,22 +149,10 @@ class DeepSearch:
             players = np.asarray(g.players_alive(state), dtype=np.int64)
             ws.vals[I.ALPHA_ROW, :] = np.where(players == 1, -np.inf, 0.0)
             I.hypermax_node(
-                g.generate,
-                g.make,
-                g.unmake,
-                g.player_of,
-                self.evaluate,
-                state,
-                depth,
-                0,
-                self.normalize,
+                *head,
                 players,
                 float(players.sum()),
-                ws.moves,
-                ws.undo,
-                ws.vals,
-                ws.ictl,
-                ws.pv,
+                *tables,
             )
 
 

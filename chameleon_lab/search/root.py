@@ -73,13 +73,14 @@ class RootAlgorithm:
         """Whether score ``a`` is strictly better than ``b`` for the root player."""
         return a[self.root_player] > b[self.root_player]
 
+    def _head(self, state: np.ndarray, depth: int) -> tuple:
+        """The arguments every node function starts with, for a root child (ply 1).
 
-class MaxN(RootAlgorithm):
-    """MaxN: no root data."""
-
-    def search_child(self, state, depth, ws):
+        A tuple only on the Python side: numba receives the functions one by one (a
+        tuple of compiled functions would be miscompiled).
+        """
         g = self.game
-        T.maxn_node(
+        return (
             g.generate,
             g.make,
             g.unmake,
@@ -89,6 +90,15 @@ class MaxN(RootAlgorithm):
             depth,
             1,
             self.normalize,
+        )
+
+
+class MaxN(RootAlgorithm):
+    """MaxN: no root data."""
+
+    def search_child(self, state, depth, ws):
+        T.maxn_node(
+            *self._head(state, depth),
             ws.moves,
             ws.undo,
             ws.vals,
@@ -112,18 +122,9 @@ class MaxNIS(RootAlgorithm):
         self.best_score = 0.0
 
     def search_child(self, state, depth, ws):
-        g = self.game
         deep_bound = self.best_score if self.deep else -1.0
         T.maxnis_node(
-            g.generate,
-            g.make,
-            g.unmake,
-            g.player_of,
-            self.evaluate,
-            state,
-            depth,
-            1,
-            self.normalize,
+            *self._head(state, depth),
             self.best_score,
             self.max_sum,
             deep_bound,
@@ -149,17 +150,8 @@ class Paranoid(RootAlgorithm):
         self.alpha = -T.INFINITY
 
     def search_child(self, state, depth, ws):
-        g = self.game
         value = T.paranoid_node(
-            g.generate,
-            g.make,
-            g.unmake,
-            g.player_of,
-            self.evaluate,
-            state,
-            depth,
-            1,
-            self.normalize,
+            *self._head(state, depth),
             self.root_player,
             self.alpha,
             T.INFINITY,
@@ -189,18 +181,9 @@ class Hypermax(RootAlgorithm):
         self.alpha = np.where(self.players == 1, -T.INFINITY, 0.0)
 
     def search_child(self, state, depth, ws):
-        g = self.game
         ws.alphas[1, :] = self.alpha
         T.hypermax_node(
-            g.generate,
-            g.make,
-            g.unmake,
-            g.player_of,
-            self.evaluate,
-            state,
-            depth,
-            1,
-            self.normalize,
+            *self._head(state, depth),
             self.players,
             self.n_players,
             ws.alphas,

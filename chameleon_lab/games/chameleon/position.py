@@ -79,6 +79,12 @@ class Move:
         return f"Move({str(self)!r})"
 
 
+def _move_of(state: np.ndarray, m: int) -> Move:
+    """The :class:`Move` of kernel move ``m`` in kernel state ``state``."""
+    slot, target = K.move_slot(m), K.move_target(m)
+    return Move(int(state[K.SQ + slot]), target, bool(state[K.BOARD + target]))
+
+
 class Pawn(NamedTuple):
     """A pawn on the board: owner, field, knight colour and its role on that field."""
 
@@ -236,8 +242,7 @@ class Position:
         return self._moves
 
     def _to_move_obj(self, m: int) -> Move:
-        slot, target = K.move_slot(m), K.move_target(m)
-        return Move(int(self._state[K.SQ + slot]), target, bool(self._state[K.BOARD + target]))
+        return _move_of(self._state, m)
 
     def decode_line(self, line: Iterable[int]) -> list[Move]:
         """Moves of a line of kernel move numbers played from here (a search's PV).
@@ -251,8 +256,7 @@ class Position:
             m = int(m)
             if m not in K.legal_moves(state):
                 raise ValueError(f"kernel move {m} of the line is not legal where it is played")
-            slot, target = K.move_slot(m), K.move_target(m)
-            out.append(Move(int(state[K.SQ + slot]), target, bool(state[K.BOARD + target])))
+            out.append(_move_of(state, m))
             state = K.played(state, m)
         return out
 
