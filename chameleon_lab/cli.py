@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -37,6 +38,143 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for path in run_demo(Path(args.figures), Path(args.data), depth=args.depth):
         print(f"wrote {path}")
     return 0
+
+
+def _agent_option(text: str) -> tuple[str, dict]:
+    """``NAME:key=value,key=value`` -> (name, params); values read as JSON when they parse."""
+    name, sep, rest = text.partition(":")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(
+            f"an agent is NAME:key=value,... e.g. 'para:algorithm=paranoid,flavour=thesis', "
+            f"got {text!r}"
+        )
+    params: dict = {}
+    for item in filter(None, rest.split(",")):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise argparse.ArgumentTypeError(f"agent {name!r}: {item!r} is not key=value")
+        try:
+            params[key.strip()] = json.loads(value)
+        except json.JSONDecodeError:
+            params[key.strip()] = value.strip()
+    return name, params
+
+
+def _session_from_args(args: argparse.Namespace):
+    from .tournament import Session, load_session
+
+    if args.session_file:
+        if args.agent:
+            raise ValueError("give a session file or --agent options, not both")
+        return load_session(args.session_file)
+    if not args.agent:
+        raise ValueError("a tournament needs a session file or at least one --agent NAME:...")
+    budget = {
+        k: v
+        for k, v in (("depth", args.depth), ("time_ms", args.time_ms), ("nodes", args.nodes))
+        if v is not None
+    }
+    return Session(
+        args.name,
+        dict(args.agent),
+        design=args.design,
+        players=args.players,
+        seatings=args.seating,
+        budget=budget,
+        repetitions=args.repetitions,
+        seed=args.seed,
+        move_limit=args.move_limit,
+    )
+
+
+def _print_summary(records: list, *, aggregate: bool = False, statistics: bool = False) -> None:
+    import pandas as pd
+
+    from .analysis import aggregate as aggregate_table
+    from .analysis import session_summary
+    from .analysis.stats import by_seat, compare, ratings, win_rates
+    from .tournament import tables
+
+    t = tables(records)
+    with pd.option_context("display.width", 200, "display.max_columns", 20):
+        print(session_summary(t).to_string(index=False))
+        if aggregate:
+            print("\nover all sessions (W/D/L summed, per-session figures averaged):")
+            print(aggregate_table(t).to_string(index=False))
+        if statistics:
+            print("\nwin rates with 95 % Wilson intervals:")
+            print(win_rates(t).to_string(index=False, float_format="%.3f"))
+            agents = list(dict.fromkeys(t.seats["agent"]))
+            if len(agents) >= 2:
+                print("\nhead to head (exact sign test):")
+                for i, a in enumerate(agents):
+                    for b in agents[i + 1 :]:
+                        print(f"  {compare(t, a, b)}")
+                print("\nBradley-Terry ratings (Elo scale):")
+                print(ratings(t).to_string(index=False, float_format="%.1f"))
+            seats, tests = by_seat(t)
+            print("\nresults by seat:")
+            print(seats.to_string(index=False, float_format="%.3f"))
+            print(tests.to_string(index=False, float_format="%.4g"))
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    """``tournament``: run (or resume) a session, appending records to a file."""
+    from .tournament import read_records, run_session
+
+    session = _session_from_args(args)
+    out = Path(args.out) if args.out else Path("data") / "tournaments" / f"{session.name}.jsonl"
+    print(f"session {session.name!r} ({session.fingerprint}): {len(session)} games -> {out}")
+    report = run_session(
+        session, out, workers=args.workers, scheduler=args.scheduler, progress=not args.quiet
+    )
+    print(report)
+    if report.interrupted:
+        print("interrupted: run the same command again to play the missing games")
+        return 130
+    mine = [r for r in read_records(out) if r["session_id"] == session.fingerprint]
+    _print_summary(mine)
+    return 0
+
+
+def cmd_summary(args: argparse.Namespace) -> int:
+    """``summary``: the thesis's tables (and statistics) of records or legacy files."""
+    from .tournament import tables
+    from .tournament.legacy import load_records
+
+    records = [r for path in args.records for r in load_records(path)]
+    if not records:
+        raise ValueError("no finished games in " + ", ".join(args.records))
+    _print_summary(records, aggregate=args.aggregate, statistics=args.stats)
+    if args.parquet:
+        for path in tables(records).to_parquet(args.parquet):
+            print(f"wrote {path}")
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    """``replay``: play depth-mode legacy sessions again; with --check, compare."""
+    from .tournament import RecordWriter
+    from .tournament.replay import replay
+
+    results, seconds = replay(
+        args.files, workers=args.workers, scheduler=args.scheduler, progress=not args.quiet
+    )
+    records = [r for res in results for r in res.records]
+    _print_summary(records)
+    if args.out:
+        with RecordWriter(args.out) as writer:
+            for record in records:
+                writer.write(record)
+        print(f"wrote {len(records)} records to {args.out}")
+    print(f"replayed {len(records)} games of {len(results)} file(s) in {seconds:.1f} s")
+    if not args.check:
+        return 0
+    for res in results:
+        print(res)
+    diverged = [r for r in results if not r.identical]
+    print("all sessions identical" if not diverged else f"{len(diverged)} session(s) diverge")
+    return 1 if diverged else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,6 +214,59 @@ def build_parser() -> argparse.ArgumentParser:
     )
     search.set_defaults(func=cmd_bench)
 
+    tour = sub.add_parser(
+        "tournament",
+        help="run or resume a session of games between agents",
+        description="Run a session (from a JSON/TOML file or options); records are appended "
+        "to --out, and running the same command again resumes.",
+    )
+    tour.add_argument("session_file", nargs="?", help="session file (.json or .toml)")
+    tour.add_argument("--name", default="session", help="session name (default 'session')")
+    tour.add_argument(
+        "--agent",
+        action="append",
+        type=_agent_option,
+        default=[],
+        metavar="NAME:key=value,...",
+        help="an agent, e.g. 'para:algorithm=paranoid,flavour=thesis' (repeat for more)",
+    )
+    tour.add_argument("--design", default="original", help="original (default), every or fixed")
+    tour.add_argument("--players", type=_positive, help="seats a game for --design every")
+    tour.add_argument(
+        "--seating",
+        action="append",
+        help="a seating for --design fixed, e.g. 'para,maxn,_,_' (repeat for more)",
+    )
+    tour.add_argument("--depth", type=_positive, help="default budget: plies")
+    tour.add_argument("--time-ms", type=float, help="default budget: ms a move")
+    tour.add_argument("--nodes", type=_positive, help="default budget: nodes a move")
+    tour.add_argument("--repetitions", type=_positive, default=1, help="plays of each seating")
+    tour.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
+    tour.add_argument("--move-limit", type=_positive, default=100, help="moves a game (100)")
+    _runner_options(tour)
+    tour.add_argument("--out", help="records file (default data/tournaments/NAME.jsonl)")
+    tour.set_defaults(func=cmd_tournament)
+
+    summ = sub.add_parser(
+        "summary", help="the thesis's tables of records files or legacy session files"
+    )
+    summ.add_argument("records", nargs="+", help="records (.jsonl) or legacy session files")
+    summ.add_argument("--aggregate", action="store_true", help="also the table over sessions")
+    summ.add_argument(
+        "--stats", action="store_true", help="also intervals, exact tests, seats, ratings"
+    )
+    summ.add_argument("--parquet", metavar="DIR", help="write games/seats/moves tables here")
+    summ.set_defaults(func=cmd_summary)
+
+    rep = sub.add_parser("replay", help="play depth-mode legacy sessions again (thesis flavour)")
+    rep.add_argument("files", nargs="+", help="legacy session files (depth mode)")
+    rep.add_argument(
+        "--check", action="store_true", help="compare every position; exit 1 on a divergence"
+    )
+    rep.add_argument("--out", help="also write the replayed games as records here")
+    _runner_options(rep)
+    rep.set_defaults(func=cmd_replay)
+
     demo = sub.add_parser(
         "demo",
         help="draw the start positions into figures/ (the main job "
@@ -88,10 +279,23 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _runner_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--workers", type=_positive, help="processes on this machine (default: all cores)"
+    )
+    parser.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``chameleon-lab``."""
-    args = build_parser().parse_args(argv)
-    return int(args.func(args))
+    """Entry point of ``chameleon-lab``; bad input ends with a one-line error, status 2."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.func(args))
+    except ValueError as exc:
+        print(f"chameleon-lab {args.command}: error: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -45,3 +45,9 @@ def legacy_sessions(legacy_dir: Path) -> dict[str, dict]:
     if not files:
         pytest.skip(f"no session files (*.json) in {legacy_dir}")
     return {f.name: json.loads(f.read_text(encoding="utf-8")) for f in files}
+
+
+@pytest.fixture(scope="session")
+def thesis_tables_csv() -> Path:
+    """``shared/reference/thesis-tables.csv`` (the thesis's tables as numbers)."""
+    return _need(SHARED / "reference" / "thesis-tables.csv", "the thesis tables")

@@ -1,0 +1,35 @@
+"""Tournaments: sessions of games between agents, run in parallel, recorded, resumed.
+
+The pieces, lowest first: :mod:`.seatings` (who sits where), :mod:`.session` (a
+session's parameters and its games as tasks), :mod:`.play` (one game and its record),
+:mod:`.records` (the JSON Lines file and tidy tables), :mod:`.runner` (local pool or
+Dask, resume), :mod:`.legacy` (the original program's session files) and
+:mod:`.replay` (playing a legacy session again, position by position).
+"""
+
+from .play import play_game, without_times
+from .records import RecordWriter, Tables, TornLineWarning, read_records, tables
+from .runner import GameFailed, RunReport, run_session, run_tasks
+from .seatings import every_seating, format_seating, original_seatings, parse_seating
+from .session import GameTask, Session, load_session
+
+__all__ = [
+    "GameFailed",
+    "GameTask",
+    "RecordWriter",
+    "RunReport",
+    "Session",
+    "Tables",
+    "TornLineWarning",
+    "every_seating",
+    "format_seating",
+    "load_session",
+    "original_seatings",
+    "parse_seating",
+    "play_game",
+    "read_records",
+    "run_session",
+    "run_tasks",
+    "tables",
+    "without_times",
+]

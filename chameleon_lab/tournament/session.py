@@ -1,0 +1,198 @@
+"""A session: named agents, a seating design, repetitions and a seed; its games as tasks.
+
+A :class:`Session` is plain data, so a notebook parameter, a JSON or TOML file
+(:func:`load_session`) or a stored record recreates it. Its :meth:`Session.tasks`
+are the games, each an independent :class:`GameTask` carrying everything a worker
+process needs. The session's :attr:`Session.fingerprint` identifies its parameters:
+records carry it, so a rerun resumes only games of the very same session.
+
+Seeds: game ``i`` of repetition ``r`` gets the seed drawn from
+``SeedSequence([seed, r, i])``, and each seat's agent a seed drawn from that one and
+its seat, so a game's randomness does not depend on which worker plays it or when.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..agents import Agent
+from ..games.chameleon import ORIGINAL_MOVE_LIMIT
+from .seatings import Seating, check_seatings, every_seating, original_seatings
+
+DESIGNS = ("original", "every", "fixed")
+BUDGET_KEYS = ("depth", "time_ms", "nodes")
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """One game of a session: what a worker needs to play it and to write its record."""
+
+    session: dict[str, Any]  # Session.to_dict()
+    session_id: str
+    game: int  # index within the session, the resume key
+    repetition: int
+    seating: Seating
+    seed: int
+    agents: dict[str, dict[str, Any]]  # resolved Agent params by name
+    move_limit: int | None
+
+    def seat_seed(self, seat: int) -> int:
+        """The seed of the agent at ``seat`` in this game."""
+        return _draw_seed([self.seed, seat])
+
+
+@dataclass(frozen=True)
+class Session:
+    """Agents by name, a seating design, a default budget, repetitions, seed, move limit.
+
+    * ``agents``: name -> :class:`~chameleon_lab.agents.Agent` parameters (for example
+      ``{"algorithm": "paranoid", "flavour": "thesis"}``).
+    * ``design``: ``"original"`` (the original's seatings, :func:`.original_seatings`),
+      ``"every"`` (every seating of ``players`` seats, :func:`.every_seating`) or
+      ``"fixed"`` (the given ``seatings``, e.g. ``["maxn,paranoid,_,_"]``).
+    * ``budget``: ``depth``/``time_ms``/``nodes`` for agents that give none themselves.
+    * ``repetitions``: every seating is played this often, each game with its own seed.
+    """
+
+    name: str
+    agents: Mapping[str, Mapping[str, Any]]
+    design: str = "original"
+    players: int | None = None
+    seatings: Sequence[Any] | None = None
+    budget: Mapping[str, Any] = field(default_factory=dict)
+    repetitions: int = 1
+    seed: int = 0
+    move_limit: int | None = ORIGINAL_MOVE_LIMIT
+    red_occupied: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.name, str) or not self.name.strip():
+            raise ValueError(f"a session needs a non-empty name, got {self.name!r}")
+        if not isinstance(self.agents, Mapping) or not self.agents:
+            raise ValueError("a session needs agents: a mapping of name -> agent parameters")
+        if self.design not in DESIGNS:
+            raise ValueError(f"unknown design {self.design!r}; valid designs: {', '.join(DESIGNS)}")
+        unknown = sorted(set(self.budget) - set(BUDGET_KEYS))
+        if unknown:
+            raise ValueError(
+                f"unknown budget key(s) {', '.join(unknown)}; valid: {', '.join(BUDGET_KEYS)}"
+            )
+        for key, value in (("repetitions", self.repetitions), ("seed", self.seed)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{key} must be a whole number >= 0, got {value!r}")
+        if self.repetitions < 1:
+            raise ValueError(f"repetitions must be >= 1, got {self.repetitions}")
+        ml = self.move_limit
+        if ml is not None and (isinstance(ml, bool) or not isinstance(ml, int) or ml < 1):
+            raise ValueError(f"move_limit must be a whole number >= 1 or None, got {ml!r}")
+        object.__setattr__(self, "agents", {str(k): dict(v) for k, v in self.agents.items()})
+        object.__setattr__(self, "budget", dict(self.budget))
+        self.resolved_agents()  # every agent must build
+        self.seating_list()  # and the design must be possible
+
+    # ------------------------------------------------------------------ derived
+    def resolved_agents(self) -> dict[str, dict[str, Any]]:
+        """Each agent's full parameters (session budget filled in), checked by building it."""
+        out = {}
+        for name, params in self.agents.items():
+            merged = dict(params)
+            if not any(merged.get(k) is not None for k in BUDGET_KEYS):
+                merged.update(self.budget)
+            try:
+                out[name] = Agent.from_params(merged).params()
+            except (TypeError, ValueError) as exc:
+                raise ValueError(f"agent {name!r}: {exc}") from None
+        return out
+
+    def seating_list(self) -> list[Seating]:
+        """The seatings of one repetition, in game order."""
+        names = list(self.agents)
+        if self.design == "original":
+            if self.seatings is not None or self.players is not None:
+                raise ValueError("the original design takes no seatings or players")
+            return original_seatings(names)
+        if self.design == "every":
+            if self.players is None:
+                raise ValueError("the 'every' design needs players (2, 3 or 4 seats a game)")
+            return every_seating(names, self.players, red_occupied=self.red_occupied)
+        if self.seatings is None:
+            raise ValueError("the 'fixed' design needs seatings, e.g. ['maxn,paranoid,_,_']")
+        return check_seatings(self.seatings, names)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-friendly parameters; :meth:`from_dict` recreates the session."""
+        out = asdict(self)
+        if out["seatings"] is not None:
+            out["seatings"] = [list(s) for s in self.seating_list()]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Session:
+        """A session from :meth:`to_dict` output or a parsed session file."""
+        valid = [f for f in cls.__dataclass_fields__]
+        unknown = sorted(set(data) - set(valid))
+        if unknown:
+            raise ValueError(
+                f"unknown session key(s) {', '.join(unknown)}; valid: {', '.join(valid)}"
+            )
+        return cls(**data)
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of the resolved parameters: equal sessions, equal fingerprints."""
+        data = self.to_dict()
+        data["agents"] = self.resolved_agents()
+        text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    def tasks(self) -> list[GameTask]:
+        """Every game of the session: repetitions times seatings, numbered from 0."""
+        seatings = self.seating_list()
+        agents = self.resolved_agents()
+        data, sid = self.to_dict(), self.fingerprint
+        out = []
+        for rep in range(self.repetitions):
+            for i, seating in enumerate(seatings):
+                game = rep * len(seatings) + i
+                seed = _draw_seed([self.seed, rep, i])
+                used = {n: agents[n] for n in dict.fromkeys(s for s in seating if s)}
+                out.append(GameTask(data, sid, game, rep, seating, seed, used, self.move_limit))
+        return out
+
+    def __len__(self) -> int:
+        return self.repetitions * len(self.seating_list())
+
+
+def _draw_seed(entropy: list[int]) -> int:
+    return int(np.random.SeedSequence(entropy).generate_state(1, dtype=np.uint32)[0])
+
+
+def load_session(path: str | Path) -> Session:
+    """A session from a JSON or TOML file (keys as :class:`Session`'s fields).
+
+    Raises ``ValueError`` naming the file when it cannot be read or does not fit.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"cannot read session file {path}: {exc.strerror}") from None
+    try:
+        data = tomllib.loads(text) if path.suffix == ".toml" else json.loads(text)
+    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+        kind = "TOML" if path.suffix == ".toml" else "JSON"
+        raise ValueError(f"session file {path} is not valid {kind}: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"session file {path} must hold one object of session parameters")
+    try:
+        return Session.from_dict(data)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"session file {path}: {exc}") from None
