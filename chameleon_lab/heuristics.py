@@ -23,6 +23,12 @@ Write your own in a notebook cell and pass it wherever a heuristic name is accep
 
 The four functions of the thesis (section 5, table 5.2) follow
 ``reference/original-semantics.md``: role points KNIGHT 1, BISHOP 2, ROOK 3, QUEEN 5.
+
+A heuristic runs at every leaf. If it calls a compiled function that is not inlined (small
+ones are; a larger helper such as :func:`_pawns_and_roles` only with
+``inline="always"``), numba keeps atomic reference-count updates of the array arguments
+around the call, which can cost more than the heuristic's own work (see "Speed" in
+:mod:`chameleon_lab.games.chameleon.kernel`).
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ def count_pawns(state: np.ndarray, out: np.ndarray) -> None:
             out[state[K.PL + s]] += 1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: see the module docstring
 def _pawns_and_roles(state: np.ndarray, out: np.ndarray, per_pawn: float) -> None:
     for i in range(4):
         out[i] = 0.0
@@ -79,7 +85,7 @@ def count_pawns_100_moves(state: np.ndarray, out: np.ndarray) -> None:
             out[state[K.PL + s]] += 100.0 + K.count_targets(state, s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined into the searches' leaves: no reference counts
 def normalize(v: np.ndarray) -> None:
     """Divide every entry by ``v0 + v1 + v2 + v3`` (summed in that order), in place."""
     total = v[0] + v[1] + v[2] + v[3]

@@ -36,6 +36,8 @@ class Workspace:
     frames: np.ndarray
     fframes: np.ndarray
     stats: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
+    #: the heuristic's output row at the leaves (see :mod:`.thesis`)
+    leaf: np.ndarray = field(default_factory=lambda: np.zeros(4))
 
     @classmethod
     def for_depth(cls, game: GameOps, depth: int) -> Workspace:
@@ -102,6 +104,7 @@ class MaxN(RootAlgorithm):
             ws.moves,
             ws.undo,
             ws.vals,
+            ws.leaf,
             ws.stats,
             ws.frames,
         )
@@ -131,6 +134,7 @@ class MaxNIS(RootAlgorithm):
             ws.moves,
             ws.undo,
             ws.vals,
+            ws.leaf,
             ws.stats,
             ws.frames,
             ws.fframes,
@@ -157,7 +161,7 @@ class Paranoid(RootAlgorithm):
             T.INFINITY,
             ws.moves,
             ws.undo,
-            ws.vals,
+            ws.leaf,
             ws.stats,
             ws.frames,
             ws.fframes,
@@ -190,6 +194,7 @@ class Hypermax(RootAlgorithm):
             ws.moves,
             ws.undo,
             ws.vals,
+            ws.leaf,
             ws.stats,
             ws.frames,
         )

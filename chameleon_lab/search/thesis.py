@@ -32,6 +32,13 @@ search allocates nothing. The search's root is at ply ``top`` with ``depth`` pli
 ``stats[0]`` counts expanded nodes, ``stats[1]`` evaluated ones: their sum is the node
 count of the benchmarks, the same quantity the original program's figures count.
 
+At a leaf the heuristic writes into ``leaf``, a row of four floats allocated with the
+tables, and is called from the node function itself: a helper taking the arrays, or a
+fresh view ``vals[ply]`` per leaf, makes numba keep atomic reference-count updates
+around the call at every leaf, which cost 40 % of the time (see "Speed" in
+:mod:`chameleon_lab.games.chameleon.kernel`; ``node.inspect_asm(sig)`` must show calls
+of ``NRT_incref`` only on entry).
+
 Functions that take the game and heuristic as arguments are compiled per process
 (numba's on-disk cache fails to reload them: "underlying object has vanished"); the
 first search of a combination therefore costs a compile of about a second.
@@ -53,17 +60,33 @@ INFINITY = 999999.0
 
 @njit(cache=True)
 def _copy_row(vals: np.ndarray, src: int, dst: int) -> None:
+    """Copy row ``src`` of a per-ply table to row ``dst``."""
     for i in range(4):
         vals[dst, i] = vals[src, i]
 
 
-@njit  # not cached: numba cannot cache functions taking functions
-def _leaf(evaluate, state, vals, ply, norm, stats) -> None:
+@njit(cache=True)
+def _copy_in(vals: np.ndarray, dst: int, v: np.ndarray) -> None:
+    """Copy the vector ``v`` to row ``dst`` of a per-ply table."""
+    for i in range(4):
+        vals[dst, i] = v[i]
+
+
+@njit(cache=True)
+def _score(out: np.ndarray, norm: bool, stats: np.ndarray) -> None:
+    """Count a leaf evaluated; normalise its score vector ``out`` in place if ``norm``."""
     stats[1] += 1
-    out = vals[ply]
-    evaluate(state, out)
     if norm:
         normalize(out)
+
+
+@njit  # not cached: numba cannot cache functions taking functions
+def _leaf(evaluate, state, vals, ply, norm, stats) -> None:
+    """Score a leaf into ``vals[ply]`` (the improved flavour's leaves, recursive: a view
+    per leaf costs reference counts there too, but the thesis's ``leaf`` row does not fit)."""
+    out = vals[ply]
+    evaluate(state, out)
+    _score(out, norm, stats)
 
 
 # frames columns
@@ -96,6 +119,7 @@ def maxn_node(
     moves,
     undo,
     vals,
+    leaf,
     stats,
     frames,
 ) -> None:
@@ -108,7 +132,9 @@ def maxn_node(
             p = -1 if depth - (ply - top) <= 0 else player_of(state)
             n = 0 if p < 0 else generate(state, moves, ply)
             if n == 0:
-                _leaf(evaluate, state, vals, ply, norm, stats)
+                evaluate(state, leaf)
+                _score(leaf, norm, stats)
+                _copy_in(vals, ply, leaf)
                 entering = False
             else:
                 _push(frames, stats, ply, n, p)
@@ -149,6 +175,7 @@ def maxnis_node(
     moves,
     undo,
     vals,
+    leaf,
     stats,
     frames,
     fframes,
@@ -168,7 +195,9 @@ def maxnis_node(
             p = -1 if depth - (ply - top) <= 0 else player_of(state)
             n = 0 if p < 0 else generate(state, moves, ply)
             if n == 0:
-                _leaf(evaluate, state, vals, ply, norm, stats)
+                evaluate(state, leaf)
+                _score(leaf, norm, stats)
+                _copy_in(vals, ply, leaf)
                 entering = False
             else:
                 _push(frames, stats, ply, n, p)
@@ -218,7 +247,7 @@ def paranoid_node(
     beta,
     moves,
     undo,
-    vals,
+    leaf,
     stats,
     frames,
     fframes,
@@ -237,9 +266,9 @@ def paranoid_node(
             p = -1 if depth - (ply - top) <= 0 else player_of(state)
             n = 0 if p < 0 else generate(state, moves, ply)
             if n == 0:
-                _leaf(evaluate, state, vals, ply, norm, stats)
-                s = vals[ply]
-                value = 2.0 * s[max_player] - (s[0] + s[1] + s[2] + s[3])
+                evaluate(state, leaf)
+                _score(leaf, norm, stats)
+                value = 2.0 * leaf[max_player] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
                 entering = False
             else:
                 _push(frames, stats, ply, n, p)
@@ -289,6 +318,7 @@ def hypermax_node(
     moves,
     undo,
     vals,
+    leaf,
     stats,
     frames,
 ) -> None:
@@ -305,11 +335,11 @@ def hypermax_node(
             p = -1 if depth - (ply - top) <= 0 else player_of(state)
             n = 0 if p < 0 else generate(state, moves, ply)
             if n == 0:
-                _leaf(evaluate, state, vals, ply, norm, stats)
-                s = vals[ply]
-                avg = (s[0] + s[1] + s[2] + s[3]) / n_players
+                evaluate(state, leaf)
+                _score(leaf, norm, stats)
+                avg = (leaf[0] + leaf[1] + leaf[2] + leaf[3]) / n_players
                 for q in range(4):
-                    vals[ply, q] = s[q] - avg if players[q] else 0.0
+                    vals[ply, q] = leaf[q] - avg if players[q] else 0.0
                 entering = False
             else:
                 _push(frames, stats, ply, n, p)

@@ -1,0 +1,40 @@
+"""The shape of the compiled hot code that the speed depends on.
+
+Numba takes a reference to each array argument (an atomic ``NRT_incref`` call) and keeps
+it wherever its pruning pass cannot follow the control flow; in the move or at every
+leaf that halves the speed (see "Speed" in :mod:`chameleon_lab.games.chameleon.kernel`).
+These tests fail when a change brings such calls back; the results would not show it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit, types
+
+from chameleon_lab.games.chameleon import Game
+from chameleon_lab.games.chameleon import kernel as K
+from chameleon_lab.search import thesis as T
+from chameleon_lab.search.api import thesis_search
+
+
+def _increfs(dispatcher) -> int:
+    """``NRT_incref`` calls in the compiled function itself (not in its wrappers)."""
+    llvm = dispatcher.inspect_llvm(dispatcher.signatures[0])
+    return llvm.split("\ndefine")[1].count("@NRT_incref(")
+
+
+def test_make_move_takes_no_references():
+    # compiled afresh: numba does not show the code of functions loaded from its cache
+    make = njit(K.make_move.py_func)
+    state = np.array(Game(move_limit=None).position.state)
+    make(state, int(K.legal_moves(state)[0]), np.zeros((1, K.UNDO_SIZE), dtype=np.int64), 0)
+    assert _increfs(make) == 0
+
+
+@pytest.mark.parametrize("algorithm", ["maxn", "maxnis", "paranoid", "hypermax"])
+def test_thesis_node_functions_take_references_only_on_entry(algorithm):
+    thesis_search(Game(move_limit=None).position, algorithm, depth=2)
+    node = getattr(T, f"{algorithm}_node")
+    arrays = sum(isinstance(t, types.Array) for t in node.signatures[0])
+    assert _increfs(node) <= arrays  # one per array argument it uses
