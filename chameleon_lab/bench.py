@@ -243,3 +243,33 @@ def print_depths(
         f"{'within' if over[worst] <= 0 else 'OVER'} T + 5 % + 5 ms by {abs(over[worst]):.2f} ms"
     )
     return everything
+
+
+def print_tournament(games: int = 24, depth: int = 4, workers: tuple[int, ...] = (1, 2)) -> None:
+    """Wall time of a fixed batch of games with 1 and with N worker processes.
+
+    The batch: the first ``games`` games of an original four-agent session (MaxN,
+    MaxN-IS, Paranoid, Hypermax; thesis flavour, ``depth`` plies), deterministic, so
+    every run plays the same games. One worker plays in this process; more use the
+    process pool of :func:`~chameleon_lab.tournament.run_session`.
+    """
+    from .tournament import Session, format_seating, original_seatings, run_session
+
+    agents = {a: {"algorithm": a, "flavour": "thesis"} for a in ("maxn", "maxnis", "paranoid")}
+    agents["hypermax"] = {"algorithm": "hypermax", "flavour": "thesis"}
+    seatings = [format_seating(s) for s in original_seatings(list(agents))[:games]]
+    session = Session("bench", agents, design="fixed", seatings=seatings, budget={"depth": depth})
+    run_session(  # compile the searches once, outside the timings
+        Session("warm", agents, design="fixed", seatings=seatings[:1], budget={"depth": 1}),
+        workers=1,
+        progress=False,
+    )
+    print(f"{len(session)} games, thesis flavour, depth {depth}, four agents, {platform.node()}")
+    print(f"{'workers':>7} {'seconds':>8} {'games/s':>8} {'speed-up':>8}")
+    base = None
+    for n in workers:
+        t0 = time.perf_counter()
+        report = run_session(session, workers=n, progress=False)
+        seconds = time.perf_counter() - t0
+        base = base or seconds
+        print(f"{n:>7} {seconds:>8.2f} {report.played / seconds:>8.2f} {base / seconds:>7.2f}x")

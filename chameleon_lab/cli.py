@@ -20,10 +20,12 @@ def _positive(text: str) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """``bench perft`` / ``bench search``: print speed figures."""
-    from .bench import print_depths, print_perft, print_search
+    from .bench import print_depths, print_perft, print_search, print_tournament
 
     if args.what == "perft":
         print_perft(depth=args.depth, repeat=args.repeat)
+    elif args.what == "tournament":
+        print_tournament(games=args.games, depth=args.depth, workers=tuple(args.workers))
     else:
         print_search(depth=args.depth, count=args.positions)
         if args.budgets:
@@ -213,6 +215,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--move-limit", type=_positive, default=100, help="moves per self-play game (default 100)"
     )
     search.set_defaults(func=cmd_bench)
+    tour = bench_sub.add_parser(
+        "tournament", help="wall time of a fixed batch of games with 1 and 2 worker processes"
+    )
+    tour.add_argument("--games", type=_positive, default=24, help="games (default 24)")
+    tour.add_argument("--depth", type=_positive, default=4, help="plies (default 4)")
+    tour.add_argument(
+        "--workers", type=_positive, nargs="+", default=[1, 2], help="worker counts (1 2)"
+    )
+    tour.set_defaults(func=cmd_bench)
 
     tour = sub.add_parser(
         "tournament",

@@ -113,3 +113,9 @@ def test_bench_search_prints_every_algorithm():
     assert [g[0] for g in games] == ["maxn", "maxnis", "paranoid", "hypermax"]
     assert all(g[2] == "3" for g in games)  # three moves each
     assert "time budget: 12 moves" in proc.stdout
+
+
+def test_bench_tournament_prints_the_speed_up(capsys):
+    assert main(["bench", "tournament", "--games", "2", "--depth", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "2 games, thesis flavour, depth 1" in out and "speed-up" in out

@@ -198,40 +198,30 @@ def _lines(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
-def test_a_killed_run_resumes_without_loss_or_duplicates(tmp_path):
-    """A real subprocess, really killed (SIGKILL to it and its workers), then resumed."""
-    out = tmp_path / "r.jsonl"
-    session = tiny_session(
-        "killed",
-        agents={
-            "mx": {"algorithm": "maxn", **THESIS},
-            "pa": {"algorithm": "paranoid", **THESIS},
-        },
-    )
-    spec = tmp_path / "s.json"
-    session_dict = session.to_dict()
-    session_dict["budget"] = {"depth": 3}
-    spec.write_text(json.dumps(session_dict))
-    cmd = [
-        sys.executable,
-        "-m",
-        "chameleon_lab.cli",
-        "tournament",
-        str(spec),
-        "--out",
-        str(out),
-        "--workers",
-        "2",
-        "--quiet",
-    ]
+def _start_and_signal(tmp_path: Path, name: str, lines: int, sig: int, **session_kw):
+    """Start ``chameleon-lab tournament`` (2 workers) in its own process group, wait for
+    ``lines`` records, send ``sig`` to the group; returns (command, out, process)."""
+    out, spec = tmp_path / "r.jsonl", tmp_path / "s.json"
+    data = tiny_session(name, **session_kw).to_dict()
+    data["budget"] = {"depth": 3}
+    spec.write_text(json.dumps(data))
+    cmd = [sys.executable, "-m", "chameleon_lab.cli", "tournament", str(spec)]
+    cmd += ["--out", str(out), "--workers", "2", "--quiet"]
     proc = subprocess.Popen(
-        cmd, start_new_session=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        cmd, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     deadline = time.monotonic() + 120
-    while _lines(out) < 3 and time.monotonic() < deadline and proc.poll() is None:
+    while _lines(out) < lines and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
+    os.killpg(proc.pid, sig)
+    return cmd, out, spec, proc
+
+
+def test_a_killed_run_resumes_without_loss_or_duplicates(tmp_path):
+    """A real subprocess, really killed (SIGKILL to it and its workers), then resumed."""
+    agents = {"mx": {"algorithm": "maxn", **THESIS}, "pa": {"algorithm": "paranoid", **THESIS}}
+    cmd, out, spec, proc = _start_and_signal(tmp_path, "killed", 3, signal.SIGKILL, agents=agents)
+    proc.communicate(timeout=60)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TornLineWarning)
         kept = read_records(out)
@@ -244,3 +234,14 @@ def test_a_killed_run_resumes_without_loss_or_duplicates(tmp_path):
     assert sorted(games) == list(range(38))  # none lost, none duplicated
     reference = run_session(load_session(spec), workers=1, progress=False).records
     assert by_game(records) == by_game(reference)  # and nothing garbled
+
+
+def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path):
+    """SIGINT to the whole process group, as a terminal's Ctrl-C sends it."""
+    _, out, _, proc = _start_and_signal(tmp_path, "interrupted", 2, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    assert "interrupted" in stdout and "run the same command again" in stdout
+    kept = read_records(out)  # complete lines only, no torn tail
+    assert 2 <= len(kept) < 38
+    assert len({r["game"] for r in kept}) == len(kept)
