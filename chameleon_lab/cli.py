@@ -179,6 +179,32 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 1 if diverged else 0
 
 
+def cmd_notebooks(args: argparse.Namespace) -> int:
+    """``notebooks run``: execute the notebooks with papermill (the main job)."""
+    from .workbench import NotebookFailed, run_batch
+
+    try:
+        done = run_batch(
+            args.profile,
+            args.only,
+            reports=args.reports,
+            figures=args.figures,
+            data=args.data,
+            workers=args.workers,
+            shared=args.shared,
+            progress=not args.quiet,
+        )
+    except NotebookFailed as exc:
+        print(f"chameleon-lab notebooks: {exc}", file=sys.stderr)
+        return 1
+    total = sum(s for _, s in done)
+    print(
+        f"ran {len(done)} notebook(s) in {total:.0f} s: reports in {args.reports}/, "
+        f"figures in {args.figures}/, tables in {args.data}/"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``chameleon-lab``."""
     parser = argparse.ArgumentParser(
@@ -277,6 +303,19 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--out", help="also write the replayed games as records here")
     _runner_options(rep)
     rep.set_defaults(func=cmd_replay)
+
+    nbs = sub.add_parser("notebooks", help="run the notebook batch (papermill)")
+    nbs_sub = nbs.add_subparsers(dest="what", required=True, metavar="WHAT")
+    nrun = nbs_sub.add_parser("run", help="execute the notebooks into reports/")
+    nrun.add_argument("--profile", default="quick", help="quick (about 15 min) or full")
+    nrun.add_argument("--only", action="append", metavar="NAME", help="only this notebook")
+    nrun.add_argument("--reports", default="reports", help="executed notebooks")
+    nrun.add_argument("--figures", default="figures", help="PNG and SVG figures")
+    nrun.add_argument("--data", default="data", help="CSV tables and records")
+    nrun.add_argument("--workers", type=_positive, help="processes (default: all cores)")
+    nrun.add_argument("--shared", help="the shared/ folder (default: beside the project)")
+    nrun.add_argument("--quiet", action="store_true", help="no progress bar")
+    nrun.set_defaults(func=cmd_notebooks)
 
     demo = sub.add_parser(
         "demo",

@@ -57,6 +57,7 @@ def test_records_are_complete_and_consistent(tmp_path):
         for m in r["moves"]:
             assert m["seat"] == position.to_move.name
             assert m["pawns"] == len(position.pawns)
+            assert m["legal"] == len(position.legal_moves)
             position = position.play(m["move"])
         assert position.to_compact() == r["final"]
         assert r["reason"] == ("winner" if position.is_over else "move_limit")

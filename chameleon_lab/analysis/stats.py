@@ -31,13 +31,16 @@ _RANK = {"loss": 0, "draw": 1, "win": 2}
 ELO_PER_NAT = 400.0 / np.log(10.0)
 
 
-def _outcomes(t: Tables) -> pd.DataFrame:
-    """One row per game and agent: session, game, agent, outcome."""
+def _outcomes(t: Tables, extra: list[str] | None = None) -> pd.DataFrame:
+    """One row per game and agent: session, game, agent, outcome (and ``extra`` columns
+    of the seats table)."""
     keys = ["session", "session_id", "game", "agent"]
-    return t.seats.drop_duplicates(keys)[[*keys, "outcome"]]
+    more = [c for c in (extra or []) if c not in keys]
+    return t.seats.drop_duplicates(keys)[[*keys, *more, "outcome"]]
 
 
-def _wilson(k: int, n: int, confidence: float) -> tuple[float, float]:
+def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of ``k`` successes in ``n`` trials (NaN for ``n = 0``)."""
     if n == 0:
         return (np.nan, np.nan)
     ci = stats.binomtest(k, n).proportion_ci(confidence_level=confidence, method="wilson")
@@ -50,7 +53,7 @@ def _rate_table(df: pd.DataFrame, by: list[str], column: str, confidence: float)
         n = len(group)
         counts = group[column].value_counts()
         wins, draws = int(counts.get("win", 0)), int(counts.get("draw", 0))
-        low, high = _wilson(wins, n, confidence)
+        low, high = wilson_interval(wins, n, confidence)
         key = key if isinstance(key, tuple) else (key,)
         rows.append(
             {
@@ -71,7 +74,7 @@ def win_rates(t: Tables, by: str | list[str] = "agent", confidence: float = 0.95
     """Win rate per ``by`` (``"agent"`` or e.g. ``["session", "agent"]``) with a Wilson
     interval at ``confidence``."""
     by = [by] if isinstance(by, str) else list(by)
-    return _rate_table(_outcomes(t), by, "outcome", confidence)
+    return _rate_table(_outcomes(t, by), by, "outcome", confidence)
 
 
 @dataclass(frozen=True)

@@ -170,6 +170,7 @@ def _game(
                 "move": str(move),
                 "seat": before.to_move.name,
                 "pawns": len(before.pawns),
+                "legal": len(before.legal_moves),
                 "depth": stat.get("depth"),
                 "expanded": None,
                 "evaluated": None,

@@ -7,7 +7,8 @@ A record is one JSON-friendly dict (one line of a records file, see :mod:`.recor
 * ``seating``: four entries, RED GREEN YELLOW BLUE, each an agent name or ``None``;
   ``agents``: the full parameters of each seated agent by name;
 * ``start`` and ``final``: compact positions; ``moves``: one dict per move with the
-  move, the seat that made it, the pawns on the board before it, and what the search
+  move, the seat that made it, the pawns on the board and the number of legal moves
+  before it (the branching factor), and what the search
   did (``depth``, ``expanded``, ``evaluated``, ``time_ms``, ``random``);
 * ``reason`` (``"winner"`` or ``"move_limit"``), ``survivors`` (seat colours),
   ``outcomes`` per agent and ``seat_results`` per seat, as defined in
@@ -137,6 +138,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
                 "move": str(decision.move),
                 "seat": Colour(seat).name,
                 "pawns": len(position.pawns),
+                "legal": len(decision.moves),
                 "depth": decision.depth,
                 "expanded": decision.expanded,
                 "evaluated": decision.evaluated,

@@ -1,0 +1,74 @@
+"""Plots of the studies, in the workbench's style (:func:`.output.use_style`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+from .stats import win_rates
+from .studies import phase
+
+
+def plot_win_rate_vs_budget(t: Any) -> Any:
+    """Win rate per algorithm against the time budget, with 95 % Wilson bands."""
+    import matplotlib.pyplot as plt
+
+    rates = win_rates(t, by=["budget_ms", "agent"])
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for i, (agent, group) in enumerate(rates.groupby("agent", sort=False)):
+        group = group.sort_values("budget_ms")
+        ax.plot(group["budget_ms"], group["win_rate"], marker="o", color=f"C{i}", label=agent)
+        ax.fill_between(
+            group["budget_ms"], group["ci_low"], group["ci_high"], color=f"C{i}", alpha=0.15
+        )
+    ax.set_xscale("log")
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("time budget per move (ms, log scale)")
+    ax.set_ylabel("win rate (share of games won)")
+    ax.set_title("Win rate against time budget (bands: 95 % Wilson intervals)")
+    ax.legend(title="algorithm")
+    fig.tight_layout()
+    return fig
+
+
+def plot_depths(moves: pd.DataFrame, by_phase: bool = False) -> Any:
+    """Distribution of the completed search depth per algorithm and budget (boxes),
+    or, with ``by_phase``, per game phase (pawns left) and algorithm."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    df = moves[~moves["random"].astype(bool)].copy()
+    fig, ax = plt.subplots(figsize=(8, 4))
+    if by_phase:
+        df["phase"] = phase(df["pawns"])
+        sns.boxplot(data=df, x="phase", y="depth", hue="agent", ax=ax, fliersize=1)
+        ax.set_xlabel("game phase (pawns on the board)")
+        ax.set_title("Completed search depth by game phase (all budgets)")
+    else:
+        df["budget"] = df["budget_ms"].map(lambda b: f"{b:g} ms")
+        sns.boxplot(data=df, x="budget", y="depth", hue="agent", ax=ax, fliersize=1)
+        ax.set_xlabel("time budget per move")
+        ax.set_title("Completed search depth per move")
+    ax.set_ylabel("completed depth (plies)")
+    ax.legend(title="algorithm", fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def plot_complexity(per_game_rows: pd.DataFrame) -> Any:
+    """Distributions of the games' mean branching factor and length per player count."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    df = per_game_rows.assign(players=per_game_rows["players"].astype(str))
+    sns.histplot(data=df, x="b_mean", hue="players", element="step", ax=axes[0], bins=20)
+    axes[0].set_xlabel("mean branching factor of a game (legal moves)")
+    axes[0].set_ylabel("games")
+    sns.histplot(data=df, x="length", hue="players", element="step", ax=axes[1], bins=20)
+    axes[1].set_xlabel("game length (moves)")
+    axes[1].set_ylabel("games")
+    fig.suptitle("Self-play with random moves: branching factor and game length")
+    fig.tight_layout()
+    return fig

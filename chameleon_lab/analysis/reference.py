@@ -1,0 +1,69 @@
+"""The reference data of ``../shared`` (thesis tables, legacy sessions, complexity runs).
+
+The data stays where it is: it is found through ``CHAMELEON_SHARED``, a path the
+caller gives, or a ``shared`` folder beside the working directory or one of its
+parents. Where it is absent, :func:`find_shared` returns ``None`` and :func:`absent`
+says so in a sentence a notebook can print before it goes on with fresh runs only.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+
+ENV = "CHAMELEON_SHARED"
+
+
+def find_shared(path: str | Path | None = None) -> Path | None:
+    """The shared folder (it holds ``reference/``), or ``None`` when there is none.
+
+    A ``path`` given explicitly must exist; a wrong one is an error, not a silent miss.
+    """
+    if path not in (None, ""):
+        p = Path(path).expanduser()
+        if not (p / "reference").is_dir():
+            raise ValueError(f"{p} is not a shared folder: it has no reference/ inside")
+        return p
+    candidates = [Path(os.environ[ENV])] if os.environ.get(ENV) else []
+    here = Path.cwd().resolve()
+    candidates += [d / "shared" for d in (here, *here.parents)]
+    candidates.append(Path(__file__).resolve().parents[3] / "shared")
+    for c in candidates:
+        if (c / "reference").is_dir():
+            return c
+    return None
+
+
+def absent(what: str) -> str:
+    """The sentence to show when the reference data is missing."""
+    return (
+        f"The reference data ({what}) is not here: no shared/reference folder beside the "
+        f"project and {ENV} is unset. Showing fresh runs only."
+    )
+
+
+def legacy_files(shared: Path, pattern: str = "*.json") -> list[Path]:
+    """The legacy session files matching ``pattern``, sorted by name."""
+    return sorted((shared / "reference" / "legacy-sessions").glob(pattern))
+
+
+def thesis_tables(shared: Path) -> pd.DataFrame:
+    """``thesis-tables.csv``: the thesis's tables 6.1 to 6.11 as numbers."""
+    return pd.read_csv(shared / "reference" / "thesis-tables.csv", dtype={"table": str})
+
+
+def complexity_runs(shared: Path) -> pd.DataFrame:
+    """``branching-factor-and-depth.csv`` with our column names (players, p_random,
+    b_mean, b_median, length)."""
+    df = pd.read_csv(shared / "reference" / "branching-factor-and-depth.csv")
+    return df.rename(
+        columns={
+            "numOfPlayers": "players",
+            "chanceOfRandom": "p_random",
+            "branchingFactorAvg": "b_mean",
+            "branchingFactorMedian": "b_median",
+            "depth": "length",
+        }
+    )

@@ -1,0 +1,81 @@
+"""The thesis's sessions by name (``"4-all-t100"``), as sessions we can run afresh.
+
+The names are those of the legacy files: a family (which agents) and ``-dN`` (depth
+N) or ``-tN`` (N ms a move). :func:`thesis_session` builds the session with the
+original's seatings and the agents of :func:`.legacy.legacy_agent`, in the thesis
+flavour (a replay of the original) or the improved one (the same study with the
+corrected searches). :data:`THESIS_TABLES` says which sessions each table of the
+thesis's chapter 6 summarises.
+"""
+
+from __future__ import annotations
+
+from .legacy import legacy_agent
+from .session import Session
+
+FAMILIES: dict[str, list[str]] = {
+    "1-all": ["Pawns", "Pawns10Roles", "Pawns100Roles", "Pawns100Moves"],
+    "1-10-vs-100": ["Pawns10Roles", "Pawns100Roles"],
+    "2-paranoid": ["Paranoid", "ParaNorm"],
+    "3-hypermax": ["Hypermax", "Hypernorm"],
+    "4-all": ["MaxN", "MaxNIS", "Hypermax", "Paranoid"],
+    "4-max-hyper": ["MaxNIS", "Hypermax"],
+    "4-max-para": ["MaxNIS", "Paranoid"],
+    "4-hyper-para": ["Hypermax", "Paranoid"],
+}
+
+_DEPTHS = ("d1", "d2", "d3", "d4")
+_TIMES = ("t10", "t100", "t1000")
+
+#: table -> (family, mode suffixes) of the thesis's chapter 6
+THESIS_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "6.1": ("1-all", _DEPTHS),
+    "6.2": ("1-10-vs-100", _DEPTHS),
+    "6.3": ("2-paranoid", _DEPTHS),
+    "6.4": ("2-paranoid", _TIMES),
+    "6.5": ("3-hypermax", _DEPTHS),
+    "6.6": ("3-hypermax", _TIMES),
+    "6.7": ("4-all", _DEPTHS),
+    "6.8": ("4-all", _TIMES),
+    "6.9": ("4-max-hyper", ("t1000",)),
+    "6.10": ("4-max-para", ("t1000",)),
+    "6.11": ("4-hyper-para", ("t1000",)),
+}
+
+
+def parse_name(name: str) -> tuple[str, str, int]:
+    """``"4-all-t100"`` -> (``"4-all"``, ``"time"``, 100)."""
+    family, _, suffix = name.rpartition("-")
+    kinds = {"d": "depth", "t": "time"}
+    if family not in FAMILIES or suffix[:1] not in kinds or not suffix[1:].isdigit():
+        raise ValueError(
+            f"{name!r} is not a thesis session name: FAMILY-dN or FAMILY-tN with FAMILY one "
+            f"of {', '.join(FAMILIES)}"
+        )
+    return family, kinds[suffix[0]], int(suffix[1:])
+
+
+def thesis_session(
+    name: str, flavour: str = "thesis", *, seed: int = 0, repetitions: int = 1
+) -> Session:
+    """The session ``name`` (e.g. ``"2-paranoid-d3"``) with agents of ``flavour``."""
+    family, mode, value = parse_name(name)
+    names = FAMILIES[family]
+    agents = {}
+    for n in names:
+        params = legacy_agent(n, names, mode, value)
+        params["flavour"] = flavour
+        agents[n] = params
+    return Session(name, agents, seed=seed, repetitions=repetitions)
+
+
+def table_sessions(table: str, depths=None, budgets_ms=None) -> list[str]:
+    """Session names of thesis ``table``, optionally with other depths or budgets."""
+    if table not in THESIS_TABLES:
+        raise ValueError(f"unknown thesis table {table!r}; valid: {', '.join(THESIS_TABLES)}")
+    family, suffixes = THESIS_TABLES[table]
+    if suffixes[0].startswith("d") and depths is not None:
+        suffixes = tuple(f"d{d}" for d in depths)
+    if suffixes[0].startswith("t") and budgets_ms is not None:
+        suffixes = tuple(f"t{b}" for b in budgets_ms)
+    return [f"{family}-{s}" for s in suffixes]

@@ -1,0 +1,155 @@
+"""Interactive widgets for JupyterLab (ipywidgets): step through a game, play an agent.
+
+* :class:`GameViewer`: a recorded game (a records line, or a list of positions) with
+  a slider and previous/next buttons; the board shows the last move.
+* :class:`PlayAgainst`: you play one seat, an :class:`~chameleon_lab.agents.Agent`
+  the others; after each of its moves the widget lists its root scores, so you see
+  what the search thought of every move.
+
+Both are plain objects with a ``widget`` attribute (an ``ipywidgets.VBox``); the
+notebook displays ``viewer.widget``. The methods the buttons call are public, so
+tests drive them without a browser.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import Any
+
+from .agents import Agent, Decision
+from .games.chameleon import Colour, Game, Position
+
+
+def _positions_of(record: dict[str, Any]) -> tuple[list[Position], list[str]]:
+    positions = [Position.from_compact(record["start"])]
+    moves = [m["move"] for m in record["moves"]]
+    for move in moves:
+        positions.append(positions[-1].play(move))
+    return positions, moves
+
+
+class GameViewer:
+    """Step through a game: ``GameViewer(record)`` or ``GameViewer(positions=[...])``."""
+
+    def __init__(
+        self, record: dict[str, Any] | None = None, *, positions: Sequence[Position] = ()
+    ) -> None:
+        import ipywidgets as w
+
+        if record is not None:
+            self.positions, self.moves = _positions_of(record)
+        else:
+            self.positions = list(positions)
+            self.moves = [str(a.move_to(b)) for a, b in pairwise(self.positions)]
+        if not self.positions:
+            raise ValueError("a game viewer needs a record or at least one position")
+        self.slider = w.IntSlider(0, 0, len(self.positions) - 1, description="move")
+        self.prev = w.Button(description="previous", icon="step-backward")
+        self.next = w.Button(description="next", icon="step-forward")
+        self.board = w.HTML()
+        self.caption = w.HTML()
+        self.prev.on_click(lambda _: self.step(-1))
+        self.next.on_click(lambda _: self.step(1))
+        self.slider.observe(lambda _: self.show(), names="value")
+        self.widget = w.VBox(
+            [w.HBox([self.prev, self.slider, self.next]), self.board, self.caption]
+        )
+        self.widget.add_class("chameleon-game-viewer")
+        self.show()
+
+    def step(self, delta: int) -> None:
+        """Move the slider by ``delta`` plies (clamped to the game)."""
+        self.slider.value = max(0, min(self.slider.max, self.slider.value + delta))
+
+    def show(self) -> None:
+        """Draw the position at the slider."""
+        k = self.slider.value
+        last = self.moves[k - 1] if k > 0 else None
+        self.board.value = self.positions[k].svg(last_move=last)
+        pos = self.positions[k]
+        state = "game over" if pos.is_over else f"{pos.to_move.name} to move"
+        self.caption.value = f"<b>position {k}</b> of {len(self.positions) - 1}: " + (
+            f"after {html.escape(last)}, {state}" if last else f"start, {state}"
+        )
+
+
+class PlayAgainst:
+    """Play ``seat`` (default RED) against ``agent`` on the other seats of ``players``."""
+
+    def __init__(
+        self,
+        agent: Agent,
+        *,
+        seat: Colour | str = "RED",
+        players: str = "RGYB",
+        move_limit: int = 100,
+    ) -> None:
+        import ipywidgets as w
+
+        self.agent = agent
+        self.seat = Colour[seat] if isinstance(seat, str) else Colour(seat)
+        self.game = Game(players=players, move_limit=move_limit)
+        if self.seat not in self.game.position.players_alive:
+            raise ValueError(f"seat {self.seat.name} is not among the players {players!r}")
+        self.moves = w.Dropdown(description="your move")
+        self.play_button = w.Button(description="play", button_style="primary")
+        self.board = w.HTML()
+        self.scores = w.HTML()
+        self.status = w.HTML()
+        self.play_button.on_click(lambda _: self.play())
+        self.widget = w.VBox(
+            [w.HBox([self.moves, self.play_button]), self.status, self.board, self.scores]
+        )
+        self.widget.add_class("chameleon-play-against")
+        self.last: str | None = None
+        self.decisions: list[Decision] = []
+        self._agent_moves()
+        self.show()
+
+    def _agent_moves(self) -> None:
+        while not self.game.is_over and self.game.position.to_move != self.seat:
+            decision = self.agent.choose(self.game.position)
+            self.decisions.append(decision)
+            self.game.play(decision.move)
+            self.last = str(decision.move)
+
+    def play(self, move: str | None = None) -> None:
+        """Play ``move`` (default: the dropdown's) for you, then let the agent answer."""
+        if self.game.is_over:
+            return
+        move = move or self.moves.value
+        self.game.play(move)
+        self.last = str(move)
+        self._agent_moves()
+        self.show()
+
+    def show(self) -> None:
+        """Redraw the board, the move list and the agent's last root scores."""
+        pos = self.game.position
+        self.board.value = pos.svg(last_move=self.last)
+        if self.game.is_over:
+            result = self.game.result
+            self.status.value = f"<b>game over</b>: {result.reason}, survivors " + ", ".join(
+                c.name for c in result.survivors
+            )
+            self.moves.options = []
+            self.play_button.disabled = True
+        else:
+            self.status.value = f"you play <b>{self.seat.name}</b>; {len(self.game)} moves so far"
+            options = [str(m) for m in pos.legal_moves]
+            self.moves.options = options
+            self.moves.value = options[0]
+        if self.decisions:
+            d = self.decisions[-1]
+            rows = "".join(
+                f"<tr><td>{html.escape(str(m))}</td><td>{s:.4f}</td></tr>"
+                for m, s in zip(d.moves, d.scores, strict=True)
+                if s == s  # NaN: not searched
+            )
+            self.scores.value = (
+                f"<b>agent's last move {html.escape(str(d.move))}</b> (depth {d.depth:g}, "
+                f"{d.nodes:,} nodes)<table><tr><th>move</th><th>root score</th></tr>"
+                f"{rows}</table>"
+            )

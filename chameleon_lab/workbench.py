@@ -1,0 +1,172 @@
+"""The notebook workbench: parameter checks and the papermill batch.
+
+Each notebook in ``notebooks/`` has a cell tagged ``parameters`` and, right after it,
+a cell that calls :func:`check_choice` / :func:`check_numbers` on them, so a bad value
+(an unknown algorithm name, profile or source) stops the notebook there with a
+message listing the valid values.
+
+:func:`run_batch` executes the notebooks with papermill into ``reports/`` with the
+parameters of a profile (``quick``: about a quarter of an hour on two cores;
+``full``: the thesis's scale), figures to ``figures/`` and tables to ``data/``. A
+failing notebook stops the batch with the notebook and the cell named.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+NOTEBOOKS = ("01_game", "02_trees", "03_complexity", "04_thesis_tables", "05_time_budgets")
+SOURCES = ("legacy", "thesis", "improved")
+ALGORITHMS = ("maxn", "maxnis", "paranoid", "hypermax")
+
+PROFILES: dict[str, dict[str, dict[str, Any]]] = {
+    "quick": {
+        "01_game": {"agent_depth": 2},
+        "02_trees": {},
+        "03_complexity": {
+            "players": [2, 3, 4],
+            "probabilities": [0.01, 0.1, 0.25],
+            "games": 4,
+            "depth": 2,
+            "time_ms": None,
+            "perft_depth": 4,
+        },
+        "04_thesis_tables": {"source": "thesis", "depths": [1, 2, 3], "budgets_ms": [10]},
+        "05_time_budgets": {
+            "flavour": "improved",
+            "algorithms": list(ALGORITHMS),
+            "budgets_ms": [5, 20, 80],
+            "repetitions": 1,
+        },
+    },
+    "full": {
+        "01_game": {"agent_depth": 3},
+        "02_trees": {},
+        "03_complexity": {
+            "players": [2, 3, 4],
+            "probabilities": [0.01, 0.05, 0.1, 0.2, 0.3],
+            "games": 100,
+            "depth": None,
+            "time_ms": 1000,
+            "perft_depth": 5,
+        },
+        "04_thesis_tables": {
+            "source": "thesis",
+            "depths": [1, 2, 3, 4],
+            "budgets_ms": [10, 100, 1000],
+        },
+        "05_time_budgets": {
+            "flavour": "improved",
+            "algorithms": list(ALGORITHMS),
+            "budgets_ms": [10, 30, 100, 300, 1000],
+            "repetitions": 4,
+        },
+    },
+}
+
+
+def check_choice(name: str, value: Any, valid: Iterable[Any]) -> Any:
+    """``value`` if it is one of ``valid``, else ``ValueError`` listing them."""
+    valid = list(valid)
+    if value not in valid:
+        raise ValueError(f"unknown {name} {value!r}; valid values: {', '.join(map(str, valid))}")
+    return value
+
+
+def check_choices(name: str, values: Sequence[Any], valid: Iterable[Any]) -> list[Any]:
+    """Every entry of ``values`` checked with :func:`check_choice`; not empty."""
+    if isinstance(values, str) or not isinstance(values, Sequence) or not values:
+        raise ValueError(f"{name} must be a non-empty list, got {values!r}")
+    return [check_choice(name.rstrip("s"), v, valid) for v in values]
+
+
+def check_numbers(name: str, values: Sequence[Any], low: float = 1) -> list[Any]:
+    """A non-empty list of numbers >= ``low``, or ``ValueError`` saying so."""
+    if isinstance(values, str) or not isinstance(values, Sequence) or not values:
+        raise ValueError(f"{name} must be a non-empty list of numbers >= {low}, got {values!r}")
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or v < low:
+            raise ValueError(f"{name} must hold numbers >= {low}, got {v!r} in {values!r}")
+    return list(values)
+
+
+class NotebookFailed(RuntimeError):
+    """A notebook of the batch raised; the message names it and the cell."""
+
+
+def notebook_dir() -> Path:
+    """``notebooks/`` of the source tree (the batch runs from a checkout)."""
+    return Path(__file__).resolve().parents[1] / "notebooks"
+
+
+def run_notebook(
+    name: str,
+    parameters: dict[str, Any],
+    reports: Path,
+    *,
+    source_dir: Path | None = None,
+    progress: bool = False,
+) -> Path:
+    """Execute one notebook with papermill into ``reports/NAME.ipynb``."""
+    import papermill as pm
+    from papermill.exceptions import PapermillExecutionError
+
+    source = (source_dir or notebook_dir()) / f"{name}.ipynb"
+    if not source.exists():
+        raise ValueError(f"no notebook {source}; notebooks: {', '.join(NOTEBOOKS)}")
+    reports.mkdir(parents=True, exist_ok=True)
+    output = reports / f"{name}.ipynb"
+    try:
+        pm.execute_notebook(
+            str(source),
+            str(output),
+            parameters=parameters,
+            progress_bar=progress,
+            kernel_name="python3",
+            cwd=str(source.parent),
+        )
+    except PapermillExecutionError as exc:
+        first = (exc.source or "").strip().splitlines()[:1] or [""]
+        raise NotebookFailed(
+            f"notebook {name} failed in cell {exc.cell_index} (`{first[0]}`): "
+            f"{exc.ename}: {exc.evalue}\n"
+            f"the executed notebook with the error: {output}"
+        ) from None
+    return output
+
+
+def run_batch(
+    profile: str = "quick",
+    only: Sequence[str] | None = None,
+    *,
+    reports: str | Path = "reports",
+    figures: str | Path = "figures",
+    data: str | Path = "data",
+    workers: int | None = None,
+    shared: str | None = None,
+    progress: bool = True,
+) -> list[tuple[str, float]]:
+    """Run the notebooks of ``profile`` (all, or ``only`` these); returns (name, seconds)."""
+    from tqdm.auto import tqdm
+
+    check_choice("profile", profile, PROFILES)
+    names = list(NOTEBOOKS) if not only else [check_choice("notebook", n, NOTEBOOKS) for n in only]
+    common = {
+        "figures_dir": str(Path(figures).resolve()),
+        "data_dir": str(Path(data).resolve()),
+        "shared": shared or "",
+        "workers": workers or 0,
+    }
+    done = []
+    bar = tqdm(names, desc=f"notebooks ({profile})", unit="notebook", disable=not progress)
+    for name in bar:
+        bar.set_postfix_str(name)
+        t0 = time.perf_counter()
+        params = {**common, **PROFILES[profile][name]}
+        run_notebook(name, params, Path(reports).resolve())
+        done.append((name, time.perf_counter() - t0))
+        bar.write(f"{name}: {done[-1][1]:.0f} s")
+    return done
