@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/chameleon-lab demo
+	$(BIN)/chameleon-lab notebooks run --profile quick
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

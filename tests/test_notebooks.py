@@ -91,6 +91,4 @@ def test_bad_parameters_stop_at_the_check_cell(name, params, message, tmp_path):
             tmp_path / "reports",
         )
     # cell 2 is papermill's injected parameters; cell 3 the check right after them
-    assert f"notebook {name} failed in cell 3 (`# Check the parameters" in str(
-        info.value
-    )
+    assert f"notebook {name} failed in cell 3 (`# Check the parameters" in str(info.value)

@@ -57,7 +57,11 @@ def beside_thesis(
                 thesis_inside=bool(low <= r["wins"] / r["games"] <= high),
             )
         out.append(entry)
-    return pd.DataFrame(out)
+    df = pd.DataFrame(out)
+    for col in ("games", "wins", "draws", "losses"):
+        if col in df:
+            df[col] = df[col].astype("Int64")  # whole numbers, missing where not played
+    return df
 
 
 def verdict(df: pd.DataFrame) -> str:

@@ -42,7 +42,8 @@ def plot_depths(moves: pd.DataFrame, by_phase: bool = False) -> Any:
     fig, ax = plt.subplots(figsize=(8, 4))
     if by_phase:
         df["phase"] = phase(df["pawns"])
-        sns.boxplot(data=df, x="phase", y="depth", hue="agent", ax=ax, fliersize=1)
+        order = list(reversed(df["phase"].cat.categories))  # opening first
+        sns.boxplot(data=df, x="phase", y="depth", hue="agent", order=order, ax=ax, fliersize=1)
         ax.set_xlabel("game phase (pawns on the board)")
         ax.set_title("Completed search depth by game phase (all budgets)")
     else:
