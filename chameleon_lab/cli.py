@@ -319,8 +319,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser(
         "demo",
-        help="draw the start positions into figures/ (the main job "
-        "until the notebook batch exists)",
+        help="smoke job: draw the start positions into figures/, perft table into data/",
     )
     demo.add_argument("--figures", default="figures", help="folder for pictures")
     demo.add_argument("--data", default="data", help="folder for tables")

@@ -1,7 +1,7 @@
-"""The current main job: pictures of the start positions and an exact perft table.
+"""A one-minute smoke job: pictures of the start positions and an exact perft table.
 
-It grows into the notebook batch later; for now it shows that a fresh machine can
-install the package, compile the kernel and write figures and tables.
+It shows that a machine can install the package, compile the kernel and write
+figures and tables, without the notebook batch (the main job, ``notebooks run``).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "02_trees": {},
         "03_complexity": {
             "players": [2, 3, 4],
-            "probabilities": [0.01, 0.1, 0.25],
+            "probabilities": [0.01, 0.1, 0.5],
             "games": 10,
             "depth": 2,
             "time_ms": None,
@@ -47,7 +47,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "02_trees": {},
         "03_complexity": {
             "players": [2, 3, 4],
-            "probabilities": [0.01, 0.05, 0.1, 0.2, 0.3],
+            "probabilities": [0.01, 0.1, 0.2, 0.5, 1.0],  # the thesis's runs
             "games": 100,
             "depth": None,
             "time_ms": 1000,

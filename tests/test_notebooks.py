@@ -92,3 +92,12 @@ def test_bad_parameters_stop_at_the_check_cell(name, params, message, tmp_path):
         )
     # cell 2 is papermill's injected parameters; cell 3 the check right after them
     assert f"notebook {name} failed in cell 3 (`# Check the parameters" in str(info.value)
+
+
+def test_the_batch_refuses_unknown_profiles_and_notebooks(capsys):
+    from chameleon_lab.cli import main
+
+    assert main(["notebooks", "run", "--profile", "huge", "--quiet"]) == 2
+    assert "unknown profile 'huge'; valid values: quick, full" in capsys.readouterr().err
+    assert main(["notebooks", "run", "--only", "99_nothing", "--quiet"]) == 2
+    assert "unknown notebook '99_nothing'; valid values: 01_game" in capsys.readouterr().err

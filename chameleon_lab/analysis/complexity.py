@@ -76,9 +76,16 @@ def run_complexity(
 
 def estimate(per_game_rows: pd.DataFrame) -> pd.DataFrame:
     """Table 3.1 from per-game rows: per player count b (mean of the games' mean
-    branching factors), d (mean length) and log10(b^d)."""
+    branching factors), d (mean length; also the median) and log10(b^d)."""
     g = per_game_rows.groupby("players")
-    out = pd.DataFrame({"b": g["b_mean"].mean(), "d": g["length"].mean(), "games": g.size()})
+    out = pd.DataFrame(
+        {
+            "b": g["b_mean"].mean(),
+            "d": g["length"].mean(),
+            "d_median": g["length"].median(),
+            "games": g.size(),
+        }
+    )
     out["log10_bd"] = out["d"] * np.log10(out["b"])
     return out.reset_index()
 
