@@ -101,3 +101,29 @@ def test_the_batch_refuses_unknown_profiles_and_notebooks(capsys):
     assert "unknown profile 'huge'; valid values: quick, full" in capsys.readouterr().err
     assert main(["notebooks", "run", "--only", "99_nothing", "--quiet"]) == 2
     assert "unknown notebook '99_nothing'; valid values: 01_game" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "params"),
+    [
+        ("01_game", {"agent_depth": 1}),
+        ("04_thesis_tables", {"source": "legacy", "tables": ["6.3"], "depths": [1]}),
+    ],
+)
+def test_without_the_reference_data_notebooks_say_so_and_run_fresh(name, params, tmp_path):
+    """As for a new user without ../shared (shared="none" hides it)."""
+    params = {
+        "figures_dir": str(tmp_path / "f"),
+        "data_dir": str(tmp_path / "d"),
+        "shared": "none",
+        **params,
+    }
+    report = json.loads(run_notebook(name, params, tmp_path / "reports").read_text())
+    text = json.dumps([c.get("outputs", []) for c in report["cells"]])
+    assert "The reference data" in text and "is not here" in text
+    if name == "01_game":
+        assert "a fresh MaxN self-play game" in text
+    else:
+        assert "playing afresh (thesis flavour)" in text
+        assert (tmp_path / "d" / "thesis_sessions_thesis.csv").exists()

@@ -14,13 +14,17 @@ from pathlib import Path
 import pandas as pd
 
 ENV = "CHAMELEON_SHARED"
+NONE = "none"
 
 
 def find_shared(path: str | Path | None = None) -> Path | None:
     """The shared folder (it holds ``reference/``), or ``None`` when there is none.
 
     A ``path`` given explicitly must exist; a wrong one is an error, not a silent miss.
+    ``"none"`` ignores any reference data, to see what a user without it sees.
     """
+    if path == NONE:
+        return None
     if path not in (None, ""):
         p = Path(path).expanduser()
         if not (p / "reference").is_dir():
@@ -67,3 +71,16 @@ def complexity_runs(shared: Path) -> pd.DataFrame:
             "depth": "length",
         }
     )
+
+
+def original_perft(shared: Path) -> pd.DataFrame:
+    """``conformance/perft.json``: the original program's perft 1..5 of every start
+    seating (seating as colour initials, e.g. ``"RY"``), one row per depth."""
+    import json
+
+    rows = []
+    for entry in json.loads((shared / "conformance" / "perft.json").read_text()):
+        seating = "".join("RGYB"[i] for i, flag in enumerate(entry["players"]) if flag)
+        for depth, leaves in enumerate(entry["perft"], start=1):
+            rows.append({"seating": seating, "depth": depth, "original": leaves})
+    return pd.DataFrame(rows)
