@@ -12,6 +12,8 @@ import warnings
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from chameleon_lab.games.chameleon import Position
 from chameleon_lab.tournament import (
@@ -105,7 +107,10 @@ def test_dask_local_cluster_gives_the_records_of_the_process_pool():
         distributed.Client(cluster) as client,
     ):
         dasked = run_session(session, client=client, progress=False).records
-    assert by_game(dasked) == by_game(pooled)
+        by_address = run_session(
+            session, scheduler=cluster.scheduler_address, progress=False
+        ).records
+    assert by_game(dasked) == by_game(pooled) == by_game(by_address)
 
 
 def test_resume_skips_finished_games_and_refuses_another_session(tmp_path):
@@ -246,3 +251,37 @@ def test_ctrl_c_stops_cleanly_and_keeps_finished_games(tmp_path):
     kept = read_records(out)  # complete lines only, no torn tail
     assert 2 <= len(kept) < 38
     assert len({r["game"] for r in kept}) == len(kept)
+
+
+@pytest.fixture(scope="module")
+def three_records():
+    session = tiny_session(design="fixed", seatings=["mx,pa,_,_", "pa,mx,_,_", "mx,_,pa,_"])
+    return run_session(session, workers=1, progress=False).records
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(cut=st.integers(min_value=0, max_value=10**9))
+def test_a_file_cut_anywhere_keeps_exactly_its_complete_lines(tmp_path_factory, three_records, cut):
+    """Whatever byte a crash stops at, the complete lines are read back unchanged, the
+    torn tail is reported, and a writer repairs the file so that appending works."""
+    path = tmp_path_factory.mktemp("cut") / "r.jsonl"
+    with RecordWriter(path) as w:
+        for r in three_records:
+            w.write(r)
+    data = path.read_bytes()
+    cut %= len(data) + 1
+    path.write_bytes(data[:cut])
+    complete = data[:cut].count(b"\n")
+    torn = cut > 0 and data[cut - 1 : cut] != b"\n"
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        kept = read_records(path)
+    assert kept == three_records[:complete]
+    assert any(issubclass(w.category, TornLineWarning) for w in caught) == torn
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", TornLineWarning)
+        with RecordWriter(path) as w:
+            w.write(three_records[-1])
+    assert read_records(path) == [*three_records[:complete], three_records[-1]]
