@@ -14,8 +14,9 @@ from numba import njit, types
 
 from chameleon_lab.games.chameleon import Game
 from chameleon_lab.games.chameleon import kernel as K
+from chameleon_lab.search import improved as I
 from chameleon_lab.search import thesis as T
-from chameleon_lab.search.api import thesis_search
+from chameleon_lab.search.api import search, thesis_search
 
 
 def _increfs(dispatcher) -> int:
@@ -38,3 +39,13 @@ def test_thesis_node_functions_take_references_only_on_entry(algorithm):
     node = getattr(T, f"{algorithm}_node")
     arrays = sum(isinstance(t, types.Array) for t in node.signatures[0])
     assert _increfs(node) <= arrays  # one per array argument it uses
+
+
+@pytest.mark.parametrize("algorithm", ["maxn", "maxnis", "paranoid", "hypermax"])
+def test_improved_node_functions_take_no_references(algorithm):
+    # recursive: a reference per array argument and node would cost half the speed, so
+    # they are compiled without reference counting (see :mod:`chameleon_lab.search.improved`)
+    search(Game(move_limit=None).position, algorithm, flavour="improved", depth=2)
+    node = getattr(I, f"{algorithm}_node")
+    llvm = node.inspect_llvm(node.signatures[0]).split("\ndefine")[1]
+    assert "@NRT_incref(" not in llvm and "@NRT_decref(" not in llvm

@@ -74,6 +74,7 @@ class DeepWorkspace:
     moves: np.ndarray = field(init=False)
     undo: np.ndarray = field(init=False)
     vals: np.ndarray = field(init=False)
+    leaf: np.ndarray = field(init=False)
     ictl: np.ndarray = field(init=False)
     pv: np.ndarray = field(init=False)
     tt_int: np.ndarray = field(init=False)
@@ -90,6 +91,7 @@ class DeepWorkspace:
         self.moves = np.zeros((plies, g.max_moves), dtype=np.int64)
         self.undo = np.zeros((plies, g.undo_size), dtype=np.int64)
         self.vals = np.zeros((I.ROOT_ROW + g.max_moves, 4))
+        self.leaf = np.zeros(4)
         self.ictl = np.zeros(I.ROOT_ORDER + g.max_moves, dtype=np.int64)
         self.pv = np.zeros((plies, plies), dtype=np.int64)
         size = (1 << self.tt_bits) if self.tt_bits else 0
@@ -124,7 +126,7 @@ class DeepSearch:
             0,
             self.normalize,
         )
-        tables = (ws.moves, ws.undo, ws.vals, ws.ictl, ws.pv)
+        tables = (ws.moves, ws.undo, ws.vals, ws.leaf, ws.ictl, ws.pv)
         if self.algorithm == "maxn":
             I.maxn_node(*head, *tables)
         elif self.algorithm == "maxnis":

@@ -34,7 +34,18 @@ modern engine adds and the original lacked. Where the flavours differ, and why:
 Scratch tables are per ply as in :mod:`.thesis`; ``ictl`` holds the counters (``S_*``
 offsets), the budgets and abort flag (``C_*``), the principal variations' lengths and
 the root order, ``vals`` also the Hypermax alpha vectors and the root scores (see the
-offsets below), and ``pv`` is a triangular principal-variation table.
+offsets below), and ``pv`` is a triangular principal-variation table. The heuristic
+writes into ``leaf``, a row of four floats, as in :mod:`.thesis`.
+
+Speed: the node functions are compiled without numba's reference counting
+(``_nrt=False``). With it, every recursive call took a reference to each of its seven
+to nine array arguments on entry and dropped it on exit, atomic calls that cost more
+than half the time (see "Speed" in :mod:`chameleon_lab.games.chameleon.kernel`). The
+tables belong to the driver and outlive the search, so nothing needs the counts; the
+price is that the node functions may not allocate (numba refuses to compile them with
+"NRT required but not enabled"), so rows are copied element by element, never as
+slices. The small helpers are inlined (``inline="always"``) so that they, too, run
+without reference counts.
 """
 
 from __future__ import annotations
@@ -44,7 +55,7 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from .thesis import _copy_row, _leaf
+from .thesis import _copy_in, _copy_row, _score
 
 #: The clock is read every this many nodes (about 0.2 ms at 5 M nodes/s).
 CHECK_EVERY = 1024
@@ -59,7 +70,7 @@ MAX_PLIES = 66
 # ``ictl``: one int64 array for the counters, budgets, PV lengths and root order (one
 # array instead of five: every array argument of a recursive numba call costs about 5 %)
 S_EXPANDED = 0
-S_EVALUATED = 1  # (the thesis's ``_leaf`` counts here too)
+S_EVALUATED = 1  # (the thesis's ``_score`` counts here too)
 S_TT_HITS = 2
 S_HORIZON = 3  # leaves cut by the depth limit (none: the tree was searched to its end)
 C_NODE_LIMIT = 4  # stop once expanded + evaluated reaches this (0: no node budget)
@@ -95,7 +106,7 @@ def now_ns() -> int:
     return t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def out_of_budget(ictl: np.ndarray) -> bool:
     """Whether a budget is spent; sets the abort flag so every level unwinds."""
     if ictl[C_ABORTED]:
@@ -112,7 +123,7 @@ def out_of_budget(ictl: np.ndarray) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pv_take(pv: np.ndarray, ictl: np.ndarray, ply: int, move: int) -> None:
     """The principal variation at ``ply`` becomes ``move`` followed by the child's."""
     pv[ply, ply] = move
@@ -122,14 +133,18 @@ def _pv_take(pv: np.ndarray, ictl: np.ndarray, ply: int, move: int) -> None:
     ictl[PV_LEN + ply] = max(end, ply + 1)
 
 
-@njit(cache=True)
-def _end_leaf(p: int, depth: int, ply: int, ictl: np.ndarray) -> None:
+@njit(inline="always")  # not cached: it takes a function
+def _leaf(evaluate, state, leaf, p, depth, ply, norm, ictl) -> None:
+    """Score a leaf into ``leaf`` and count it (and a cut by the depth limit); its
+    principal variation ends here."""
+    evaluate(state, leaf)
+    _score(leaf, norm, ictl)
     if p >= 0 and depth <= 0:
         ictl[S_HORIZON] += 1
     ictl[PV_LEN + ply] = ply
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _child(ply: int, k: int, first: int, ictl: np.ndarray) -> int:
     """Generation index of the ``k``-th child searched: the root's order, else ``first``
     first and the others in generation order."""
@@ -140,7 +155,7 @@ def _child(ply: int, k: int, first: int, ictl: np.ndarray) -> int:
     return k - 1 if k - 1 < first else k
 
 
-@njit  # not cached: numba cannot cache functions taking functions
+@njit(_nrt=False)  # no reference counts (see "Speed" above); not cached: takes functions
 def maxn_node(
     generate,
     make,
@@ -154,6 +169,7 @@ def maxn_node(
     moves,
     undo,
     vals,
+    leaf,
     ictl,
     pv,
 ) -> None:
@@ -161,8 +177,8 @@ def maxn_node(
     p = player_of(state)
     n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
     if n == 0:
-        _leaf(evaluate, state, vals, ply, norm, ictl)
-        _end_leaf(p, depth, ply, ictl)
+        _leaf(evaluate, state, leaf, p, depth, ply, norm, ictl)
+        _copy_in(vals, ply, leaf)
         return
     if out_of_budget(ictl):
         return
@@ -183,6 +199,7 @@ def maxn_node(
             moves,
             undo,
             vals,
+            leaf,
             ictl,
             pv,
         )
@@ -190,13 +207,13 @@ def maxn_node(
         if ictl[C_ABORTED]:
             return
         if ply == 0:
-            vals[ROOT_ROW + i, :] = vals[1, :]
+            _copy_row(vals, 1, ROOT_ROW + i)
         if k == 0 or vals[ply + 1, p] > vals[ply, p]:
             _copy_row(vals, ply + 1, ply)
             _pv_take(pv, ictl, ply, moves[ply, i])
 
 
-@njit  # not cached: numba cannot cache functions taking functions
+@njit(_nrt=False)  # no reference counts (see "Speed" above); not cached: takes functions
 def maxnis_node(
     generate,
     make,
@@ -212,6 +229,7 @@ def maxnis_node(
     moves,
     undo,
     vals,
+    leaf,
     ictl,
     pv,
 ) -> None:
@@ -224,8 +242,8 @@ def maxnis_node(
     p = player_of(state)
     n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
     if n == 0:
-        _leaf(evaluate, state, vals, ply, norm, ictl)
-        _end_leaf(p, depth, ply, ictl)
+        _leaf(evaluate, state, leaf, p, depth, ply, norm, ictl)
+        _copy_in(vals, ply, leaf)
         return
     if out_of_budget(ictl):
         return
@@ -252,6 +270,7 @@ def maxnis_node(
             moves,
             undo,
             vals,
+            leaf,
             ictl,
             pv,
         )
@@ -259,13 +278,13 @@ def maxnis_node(
         if ictl[C_ABORTED]:
             return
         if ply == 0:
-            vals[ROOT_ROW + i, :] = vals[1, :]
+            _copy_row(vals, 1, ROOT_ROW + i)
         if k == 0 or vals[ply + 1, p] > vals[ply, p]:
             _copy_row(vals, ply + 1, ply)
             _pv_take(pv, ictl, ply, moves[ply, i])
 
 
-@njit  # not cached: numba cannot cache functions taking functions
+@njit(_nrt=False)  # no reference counts (see "Speed" above); not cached: takes functions
 def paranoid_node(
     generate,
     make,
@@ -283,6 +302,7 @@ def paranoid_node(
     moves,
     undo,
     vals,
+    leaf,
     ictl,
     pv,
     tt_int,
@@ -297,10 +317,8 @@ def paranoid_node(
     p = player_of(state)
     n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
     if n == 0:
-        _leaf(evaluate, state, vals, ply, norm, ictl)
-        _end_leaf(p, depth, ply, ictl)
-        s = vals[ply]
-        return 2.0 * s[max_player] - (s[0] + s[1] + s[2] + s[3])
+        _leaf(evaluate, state, leaf, p, depth, ply, norm, ictl)
+        return 2.0 * leaf[max_player] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
     if out_of_budget(ictl):
         return 0.0
     first = 0
@@ -347,6 +365,7 @@ def paranoid_node(
             moves,
             undo,
             vals,
+            leaf,
             ictl,
             pv,
             tt_int,
@@ -377,7 +396,7 @@ def paranoid_node(
     return best
 
 
-@njit  # not cached: numba cannot cache functions taking functions
+@njit(_nrt=False)  # no reference counts (see "Speed" above); not cached: takes functions
 def hypermax_node(
     generate,
     make,
@@ -393,6 +412,7 @@ def hypermax_node(
     moves,
     undo,
     vals,
+    leaf,
     ictl,
     pv,
 ) -> None:
@@ -405,12 +425,10 @@ def hypermax_node(
     p = player_of(state)
     n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
     if n == 0:
-        _leaf(evaluate, state, vals, ply, norm, ictl)
-        _end_leaf(p, depth, ply, ictl)
-        s = vals[ply]
-        avg = (s[0] + s[1] + s[2] + s[3]) / n_players
+        _leaf(evaluate, state, leaf, p, depth, ply, norm, ictl)
+        avg = (leaf[0] + leaf[1] + leaf[2] + leaf[3]) / n_players
         for q in range(4):
-            vals[ply, q] = s[q] - avg if players[q] else 0.0
+            vals[ply, q] = leaf[q] - avg if players[q] else 0.0
         return
     if out_of_budget(ictl):
         return
@@ -437,6 +455,7 @@ def hypermax_node(
             moves,
             undo,
             vals,
+            leaf,
             ictl,
             pv,
         )
@@ -444,7 +463,7 @@ def hypermax_node(
         if ictl[C_ABORTED]:
             return
         if ply == 0:
-            vals[ROOT_ROW + i, :] = vals[1, :]
+            _copy_row(vals, 1, ROOT_ROW + i)
         if k == 0 or vals[a, p] < vals[ply + 1, p]:
             _copy_row(vals, ply + 1, ply)
             _pv_take(pv, ictl, ply, moves[ply, i])

@@ -80,15 +80,6 @@ def _score(out: np.ndarray, norm: bool, stats: np.ndarray) -> None:
         normalize(out)
 
 
-@njit  # not cached: numba cannot cache functions taking functions
-def _leaf(evaluate, state, vals, ply, norm, stats) -> None:
-    """Score a leaf into ``vals[ply]`` (the improved flavour's leaves, recursive: a view
-    per leaf costs reference counts there too, but the thesis's ``leaf`` row does not fit)."""
-    out = vals[ply]
-    evaluate(state, out)
-    _score(out, norm, stats)
-
-
 # frames columns
 F_N = 0  # number of children
 F_I = 1  # index of the child being searched
