@@ -108,8 +108,18 @@ def lab(tmp_path):
     server.wait(timeout=30)
 
 
-def _board(widget) -> str:
-    return widget.locator("svg").first.inner_html()
+def _click_and_see_the_board_change(page, widget_class: str, button: str):
+    """Wait for the widget, click its button, wait until its board SVG differs."""
+    widget = page.locator(f".{widget_class}")
+    widget.wait_for(timeout=180_000)
+    before = widget.locator("svg").first.inner_html()
+    widget.get_by_role("button", name=button).click()
+    page.wait_for_function(
+        f"b => document.querySelector('.{widget_class} svg').innerHTML !== b",
+        arg=before,
+        timeout=60_000,
+    )
+    return widget
 
 
 @pytest.mark.slow
@@ -136,26 +146,9 @@ def test_widgets_step_through_a_game_and_play_a_move(lab):
         page.get_by_role("menuitem", name="Run", exact=True).click()
         page.get_by_text("Run All Cells", exact=True).click()
 
-        viewer = page.locator(".chameleon-game-viewer")
-        viewer.wait_for(timeout=180_000)
-        before = _board(viewer)
-        viewer.get_by_role("button", name="next").click()
-        page.wait_for_function(
-            "b => document.querySelector('.chameleon-game-viewer svg').innerHTML !== b",
-            arg=before,
-            timeout=30_000,
-        )
+        viewer = _click_and_see_the_board_change(page, "chameleon-game-viewer", "next")
         assert "position 1" in viewer.inner_text()
-
-        game = page.locator(".chameleon-play-against")
-        game.wait_for(timeout=120_000)
-        before = _board(game)
-        game.get_by_role("button", name="play").click()
-        page.wait_for_function(
-            "b => document.querySelector('.chameleon-play-against svg').innerHTML !== b",
-            arg=before,
-            timeout=60_000,
-        )
+        game = _click_and_see_the_board_change(page, "chameleon-play-against", "play")
         game.get_by_text("agent's last move").wait_for(timeout=60_000)
         shot = tmp_path / "jupyterlab-game-widgets.png"
         page.screenshot(path=str(shot), full_page=True)
