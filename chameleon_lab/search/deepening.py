@@ -21,7 +21,7 @@ import numpy as np
 
 from ..games.protocol import GameOps
 from . import improved as I
-from .root import RootResult, check_root
+from .root import RootResult, check_root, node_head
 
 #: Deepest iteration tried when no depth budget is given.
 MAX_DEPTH = I.MAX_PLIES - 2
@@ -113,19 +113,7 @@ class DeepSearch:
     def run_root(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> None:
         """Search the root (ply 0) to ``depth``; results land in the workspace."""
         g = self.game
-        # the arguments every node function starts and ends with (tuples only in Python:
-        # numba receives the functions one by one)
-        head = (
-            g.generate,
-            g.make,
-            g.unmake,
-            g.player_of,
-            self.evaluate,
-            state,
-            depth,
-            0,
-            self.normalize,
-        )
+        head = node_head(g, self.evaluate, state, depth, 0, self.normalize)
         tables = (ws.moves, ws.undo, ws.vals, ws.leaf, ws.ictl, ws.pv)
         if self.algorithm == "maxn":
             I.maxn_node(*head, *tables)

@@ -52,6 +52,28 @@ class Workspace:
         )
 
 
+def node_head(
+    game: GameOps, evaluate, state: np.ndarray, depth: int, top: int, normalize: bool
+) -> tuple:
+    """The arguments every node function (thesis and improved) starts with, for a
+    search whose root is at ply ``top`` with ``depth`` plies left.
+
+    A tuple only on the Python side: numba receives the functions one by one (a
+    tuple of compiled functions would be miscompiled).
+    """
+    return (
+        game.generate,
+        game.make,
+        game.unmake,
+        game.player_of,
+        evaluate,
+        state,
+        depth,
+        top,
+        normalize,
+    )
+
+
 class RootAlgorithm:
     """One algorithm as the driver sees it: root data, child search, next-depth hook."""
 
@@ -76,23 +98,8 @@ class RootAlgorithm:
         return a[self.root_player] > b[self.root_player]
 
     def _head(self, state: np.ndarray, depth: int) -> tuple:
-        """The arguments every node function starts with, for a root child (ply 1).
-
-        A tuple only on the Python side: numba receives the functions one by one (a
-        tuple of compiled functions would be miscompiled).
-        """
-        g = self.game
-        return (
-            g.generate,
-            g.make,
-            g.unmake,
-            g.player_of,
-            self.evaluate,
-            state,
-            depth,
-            1,
-            self.normalize,
-        )
+        """The arguments every node function starts with, for a root child (ply 1)."""
+        return node_head(self.game, self.evaluate, state, depth, 1, self.normalize)
 
 
 class MaxN(RootAlgorithm):
