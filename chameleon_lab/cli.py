@@ -122,7 +122,7 @@ def _print_summary(records: list, *, aggregate: bool = False, statistics: bool =
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     """``tournament``: run (or resume) a session, appending records to a file."""
-    from .tournament import read_records, run_session
+    from .tournament import run_session, session_records
 
     session = _session_from_args(args)
     out = Path(args.out) if args.out else Path("data") / "tournaments" / f"{session.name}.jsonl"
@@ -134,8 +134,7 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     if report.interrupted:
         print("interrupted: run the same command again to play the missing games")
         return 130
-    mine = [r for r in read_records(out) if r["session_id"] == session.fingerprint]
-    _print_summary(mine)
+    _print_summary(session_records(out, session))
     return 0
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..tournament import Session, Tables, read_records, run_session, tables
+from ..tournament import Session, Tables, run_session, session_records, tables
 from ..tournament.legacy import load_legacy
 from ..tournament.thesis_sessions import table_sessions, thesis_session
 from .reference import legacy_files
@@ -63,7 +63,7 @@ def thesis_study(
         out = Path(records_dir) / source / f"{name}.jsonl"
         session = thesis_session(name, source)
         run_session(session, out, workers=workers, progress=progress)
-        records += [r for r in read_records(out) if r["session_id"] == session.fingerprint]
+        records += session_records(out, session)
     return tables(records)
 
 
@@ -92,7 +92,7 @@ def budget_study(
         session = budget_session(algorithms, b, flavour, repetitions)
         out = Path(records_dir) / "budgets" / f"{session.name}.jsonl"
         run_session(session, out, workers=workers, progress=progress)
-        records += [r for r in read_records(out) if r["session_id"] == session.fingerprint]
+        records += session_records(out, session)
     t = tables(records)
     budget = t.games.set_index("session_id")["mode_value"].to_dict()
     for df in (t.games, t.seats, t.moves):

@@ -9,7 +9,7 @@ Dask, resume), :mod:`.legacy` (the original program's session files) and
 
 from .play import play_game, without_times
 from .records import RecordWriter, Tables, TornLineWarning, read_records, tables
-from .runner import GameFailed, RunReport, run_session, run_tasks
+from .runner import GameFailed, RunReport, run_session, run_tasks, session_records
 from .seatings import every_seating, format_seating, original_seatings, parse_seating
 from .session import GameTask, Session, load_session
 
@@ -30,6 +30,7 @@ __all__ = [
     "read_records",
     "run_session",
     "run_tasks",
+    "session_records",
     "tables",
     "without_times",
 ]

@@ -199,6 +199,12 @@ def finished_games(path: str | Path, session: Session) -> set[int]:
     return {int(r["game"]) for r in records if r["session_id"] == sid}
 
 
+def session_records(path: str | Path, session: Session) -> list[dict[str, Any]]:
+    """The records of ``session`` in a records file (other sessions' games left out)."""
+    sid = session.fingerprint  # a property that builds the agents: once, not per line
+    return [r for r in read_records(path) if r["session_id"] == sid]
+
+
 def run_session(
     session: Session,
     out: str | Path | None = None,
