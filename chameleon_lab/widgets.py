@@ -20,14 +20,7 @@ from typing import Any
 
 from .agents import Agent, Decision
 from .games.chameleon import Colour, Game, Position
-
-
-def _positions_of(record: dict[str, Any]) -> tuple[list[Position], list[str]]:
-    positions = [Position.from_compact(record["start"])]
-    moves = [m["move"] for m in record["moves"]]
-    for move in moves:
-        positions.append(positions[-1].play(move))
-    return positions, moves
+from .tournament.play import record_positions
 
 
 class GameViewer:
@@ -39,7 +32,8 @@ class GameViewer:
         import ipywidgets as w
 
         if record is not None:
-            self.positions, self.moves = _positions_of(record)
+            self.positions = record_positions(record)
+            self.moves = [m["move"] for m in record["moves"]]
         else:
             self.positions = list(positions)
             self.moves = [str(a.move_to(b)) for a, b in pairwise(self.positions)]

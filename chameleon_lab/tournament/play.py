@@ -166,6 +166,14 @@ def play_game(task: GameTask) -> dict[str, Any]:
     return finish_record(record, task.seating, game.position, game.result.reason)
 
 
+def record_positions(record: dict[str, Any]) -> list[Position]:
+    """Every position of a record's game: its start, then one after each move."""
+    positions = [Position.from_compact(record["start"])]
+    for m in record["moves"]:
+        positions.append(positions[-1].play(m["move"]))
+    return positions
+
+
 def without_times(record: dict[str, Any]) -> dict[str, Any]:
     """The record without its wall-clock fields: equal for equal seeds and parameters."""
     out = dict(record)

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..games.chameleon import Position
 from .legacy import LegacySession, load_legacy
+from .play import record_positions
 from .runner import run_tasks
 from .seatings import format_seating
 
@@ -54,26 +54,23 @@ def _first_divergence(legacy: LegacySession, records: dict[int, dict[str, Any]])
     for g, (recorded, positions) in enumerate(zip(legacy.records, legacy.positions, strict=True)):
         seating = tuple(recorded["seating"])
         if g >= len(tasks) or tasks[g].seating != seating:
-            ours = format_seating(tasks[g].seating) if g < len(tasks) else "none"
+            design = format_seating(tasks[g].seating) if g < len(tasks) else "none"
             return (
                 f"game {g}: the recording seats {format_seating(seating)}, "
-                f"the original design seats {ours}"
+                f"the original design seats {design}"
             )
-        moves = records[g]["moves"]
-        position = Position.from_compact(records[g]["start"])
-        for k in range(max(len(moves), len(positions) - 1) + 1):
-            if k >= len(positions):
-                return f"game {g} ({format_seating(seating)}): the replay goes on after move {k}"
-            if position != positions[k]:
+        where = f"game {g} ({format_seating(seating)})"
+        ours = record_positions(records[g])
+        for k, (recorded_pos, replayed) in enumerate(zip(positions, ours, strict=False)):
+            if replayed != recorded_pos:
                 return (
-                    f"game {g} ({format_seating(seating)}), position {k}: recorded "
-                    f"{positions[k].to_compact()!r}, replayed {position.to_compact()!r}"
+                    f"{where}, position {k}: recorded {recorded_pos.to_compact()!r}, "
+                    f"replayed {replayed.to_compact()!r}"
                 )
-            if k == len(moves):
-                if k < len(positions) - 1:
-                    return f"game {g} ({format_seating(seating)}): the replay ends after {k} moves"
-                break
-            position = position.play(moves[k]["move"])
+        if len(ours) > len(positions):
+            return f"{where}: the replay goes on after move {len(positions) - 1}"
+        if len(ours) < len(positions):
+            return f"{where}: the replay ends after {len(ours) - 1} moves"
     if len(tasks) != len(legacy.records):
         return f"the file has {len(legacy.records)} games, the original design {len(tasks)}"
     return None
