@@ -95,8 +95,9 @@ def _pool(tasks: Sequence[GameTask], workers: int) -> Iterator[tuple[bool, Any]]
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
     if method == "fork":
-        for params in {repr(p): p for t in tasks for p in t.agents.values()}.values():
-            warm_up(params)
+        for task in tasks:  # warm_up compiles each kind of search once
+            for params in task.agents.values():
+                warm_up(params)
     pool = ctx.Pool(workers, initializer=_ignore_sigint)
     try:
         yield from pool.imap_unordered(_play_safely, tasks, chunksize=1)
