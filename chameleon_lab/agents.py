@@ -1,4 +1,4 @@
-"""Agents: a search described by plain parameters, choosing moves in Chameleon Chess.
+"""Agents: a search described by plain parameters, choosing moves in any game.
 
 An :class:`Agent` is its parameters (algorithm, heuristic, flavour, budget, normalize,
 seed and a few options), so a notebook parameter or a stored record recreates it
@@ -15,6 +15,13 @@ Example::
     agent = Agent("paranoid", time_ms=100)
     decision = agent.choose(Position.start())
     decision.move, decision.depth, decision.nodes
+
+    Agent("maxn", game="tictactoe", depth=9).choose(get_game("tictactoe").start())
+
+A researcher's own heuristic (a compiled ``f(state, out)``) may be passed as the
+``heuristic``: it is registered with its game under its function name and recorded with
+a fingerprint of its code, so an agent rebuilt from a record refuses to run with an
+edited version (:meth:`Agent.from_params`).
 """
 
 from __future__ import annotations
@@ -26,8 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from .games.chameleon import CHAMELEON_OPS, Move, Position
-from .heuristics import get_heuristic, heuristic_name
+from .games.heuristics import Heuristic
+from .games.registry import Game, get_game
 from .search.api import (
     DEFAULT_NORMALIZE,
     check_algorithm,
@@ -37,6 +44,11 @@ from .search.api import (
 )
 from .search.deepening import TT_BITS, DeepWorkspace
 from .search.root import RootResult
+
+#: Agents play Chameleon Chess unless told otherwise; its name is then left out of
+#: :meth:`Agent.params`, so records made before other games existed keep their
+#: fingerprints.
+DEFAULT_GAME = "chameleon"
 
 
 @dataclass(frozen=True)
@@ -49,15 +61,15 @@ class Decision:
     upper bounds. Moves a pruning search never reached are NaN.
     """
 
-    move: Move
+    move: Any  # the game's move object; str(move) is its notation
     depth: float  # completed depth; fractional in the thesis flavour's time mode
     expanded: int
     evaluated: int
     seconds: float
-    moves: tuple[Move, ...]
+    moves: tuple[Any, ...]
     scores: np.ndarray
     vectors: np.ndarray | None
-    pv: tuple[Move, ...]
+    pv: tuple[Any, ...]
     random: bool = False  # played at random (``random_move_probability``)
     exact: bool = False  # every line was searched to the end of the game
 
@@ -90,12 +102,15 @@ class Agent:
 
     Budgets (``depth`` plies, ``time_ms``, ``nodes``) as in :func:`.search.api.search`:
     the improved flavour takes any combination, the thesis flavour exactly one of depth
-    and time. ``normalize=None`` means the thesis's setting for the algorithm (stored
-    resolved).
+    and time. ``normalize=None`` means the thesis's setting for the algorithm and
+    ``heuristic=None`` the game's default (both stored resolved). ``game`` is a game's
+    registry name; the agent chooses moves in positions of that game (any parameters).
+    ``heuristic_code`` is the fingerprint of a researcher's own heuristic, filled in
+    from the function; given (from a record), it must match the registered function.
     """
 
     algorithm: str = "paranoid"
-    heuristic: str | Callable = "pawns100roles"
+    heuristic: str | Callable | None = None
     flavour: str = "improved"
     depth: int | None = None
     time_ms: float | None = None
@@ -105,13 +120,19 @@ class Agent:
     random_move_probability: float = 0.0
     max_sum: float | None = None
     tt_bits: int = TT_BITS
+    game: str = DEFAULT_GAME
+    heuristic_code: str | None = None
     _rng: np.random.Generator = field(init=False, repr=False, compare=False)
+    _heuristic: Heuristic = field(init=False, repr=False, compare=False)
     _workspace: DeepWorkspace | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        if isinstance(self.game, Game):
+            self.game = self.game.name
+        get_game(self.game)  # a known game, or ValueError listing them
         check_algorithm(self.algorithm)
         check_flavour(self.flavour)
-        get_heuristic(self.heuristic)
+        self._resolve_heuristic()
         check_budget(self.flavour, self.depth, self.time_ms, self.nodes)
         if self.normalize is None:  # stored resolved, so a record stays exact
             self.normalize = DEFAULT_NORMALIZE[self.algorithm]
@@ -125,6 +146,35 @@ class Agent:
             raise ValueError(f"random_move_probability must be in [0, 1], got {p!r}")
         self._workspace = None
         self.reset()
+
+    @property
+    def game_spec(self) -> Game:
+        """The agent's game with its default parameters (for its heuristics registry)."""
+        return get_game(self.game)
+
+    def _resolve_heuristic(self) -> None:
+        registry = self.game_spec.heuristics
+        item: Heuristic = registry.get(self.heuristic)
+        if not item.builtin and item.name not in registry:
+            item = registry.register(item.name, item.function)
+        elif not item.builtin and registry.get(item.name).function is not item.function:
+            item = registry.register(item.name, item.function, replace=True)
+        if item.builtin:
+            if self.heuristic_code is not None:
+                raise ValueError(
+                    f"heuristic_code belongs to a researcher's own heuristic; "
+                    f"{item.name!r} is built in"
+                )
+        elif self.heuristic_code is None:
+            self.heuristic_code = item.fingerprint
+        elif self.heuristic_code != item.fingerprint:
+            raise ValueError(
+                f"heuristic {item.name!r} has changed: the record was made with code "
+                f"{self.heuristic_code}, the registered function is {item.fingerprint}; "
+                "register the function the record was made with, or start a new run"
+            )
+        self.heuristic = item.name
+        self._heuristic = item
 
     def reset(self, seed: int | None = None) -> None:
         """Restart the random stream (from ``seed`` if given, else the agent's seed)."""
@@ -142,17 +192,20 @@ class Agent:
             parts.append(f"{self.time_ms:g}ms")
         if self.nodes is not None:
             parts.append(f"{self.nodes}n")
-        name = heuristic_name(get_heuristic(self.heuristic))
-        return f"{self.algorithm}/{name}/{self.flavour}/{'+'.join(parts)}"
+        return f"{self.algorithm}/{self.heuristic}/{self.flavour}/{'+'.join(parts)}"
 
     def params(self) -> dict[str, Any]:
         """The agent's parameters, JSON-friendly; :meth:`from_params` recreates it.
 
-        A researcher's own heuristic is recorded by its function name; recreating such
-        an agent needs the function passed again.
+        A researcher's own heuristic is recorded by its name and code fingerprint
+        (``heuristic_code``); recreating such an agent needs it registered again.
+        ``game`` and ``heuristic_code`` appear only when they are not the defaults.
         """
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self) if f.init}
-        out["heuristic"] = heuristic_name(get_heuristic(self.heuristic))
+        if out["game"] == DEFAULT_GAME:
+            del out["game"]
+        if out["heuristic_code"] is None:
+            del out["heuristic_code"]
         return out
 
     @classmethod
@@ -166,10 +219,16 @@ class Agent:
             )
         return cls(**params)
 
-    def choose(self, position: Position) -> Decision:
-        """Choose a move in ``position`` (which must not be over)."""
-        if not isinstance(position, Position):
-            raise TypeError(f"choose needs a Position, got {type(position).__name__}")
+    def choose(self, position: Any) -> Decision:
+        """Choose a move in ``position`` (of the agent's game; it must not be over)."""
+        game = getattr(position, "game", None)
+        if not isinstance(game, Game):
+            raise TypeError(f"choose needs a position of a game, got {type(position).__name__}")
+        if game.name != self.game:
+            raise ValueError(
+                f"this agent plays {self.game}; the position is {game.name} "
+                f"(make the agent with game={game.name!r})"
+            )
         if position.is_over:
             raise ValueError("the position is already over: there is no move to choose")
         legal = position.legal_moves
@@ -180,7 +239,7 @@ class Agent:
             nan = np.full(len(legal), np.nan)
             return Decision(move, 0.0, 0, 0, 0.0, tuple(legal), nan, None, (), random=True)
         if self.flavour == "improved" and self._workspace is None:
-            self._workspace = DeepWorkspace(CHAMELEON_OPS, self.tt_bits)
+            self._workspace = DeepWorkspace(game.ops, self.tt_bits)
         result = search(
             position,
             self.algorithm,
@@ -188,7 +247,7 @@ class Agent:
             depth=self.depth,
             time_ms=self.time_ms,
             nodes=self.nodes,
-            heuristic=self.heuristic,
+            heuristic=self._heuristic.function,
             normalize=self.normalize,
             max_sum=self.max_sum,
             tt_bits=self.tt_bits,
@@ -197,7 +256,7 @@ class Agent:
         return _decision(position, result, legal)
 
 
-def _decision(position: Position, result: RootResult, legal: list[Move]) -> Decision:
+def _decision(position: Any, result: RootResult, legal: list[Any]) -> Decision:
     scores = np.asarray(result.scores, dtype=float)
     vectors = None
     if scores.ndim == 2:

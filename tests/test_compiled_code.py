@@ -12,11 +12,13 @@ import numpy as np
 import pytest
 from numba import njit, types
 
-from chameleon_lab.games.chameleon import Game
+from chameleon_lab.games.chameleon import CHAMELEON_OPS, Game
 from chameleon_lab.games.chameleon import kernel as K
+from chameleon_lab.games.chameleon.heuristics import count_pawns_100_roles
 from chameleon_lab.search import improved as I
 from chameleon_lab.search import thesis as T
 from chameleon_lab.search.api import search, thesis_search
+from chameleon_lab.search.core import bind
 
 
 def _increfs(dispatcher) -> int:
@@ -36,7 +38,7 @@ def test_make_move_takes_no_references():
 @pytest.mark.parametrize("algorithm", ["maxn", "maxnis", "paranoid", "hypermax"])
 def test_thesis_node_functions_take_references_only_on_entry(algorithm):
     thesis_search(Game(move_limit=None).position, algorithm, depth=2)
-    node = getattr(T, f"{algorithm}_node")
+    node = bind(getattr(T, f"{algorithm}_node"), CHAMELEON_OPS, count_pawns_100_roles)
     arrays = sum(isinstance(t, types.Array) for t in node.signatures[0])
     assert _increfs(node) <= arrays  # one per array argument it uses
 
@@ -46,6 +48,7 @@ def test_improved_node_functions_take_no_references(algorithm):
     # recursive: a reference per array argument and node would cost half the speed, so
     # they are compiled without reference counting (see :mod:`chameleon_lab.search.improved`)
     search(Game(move_limit=None).position, algorithm, flavour="improved", depth=2)
-    node = getattr(I, f"{algorithm}_node")
+    template = getattr(I, f"{algorithm}_node")
+    node = bind(template, CHAMELEON_OPS, count_pawns_100_roles, _nrt=False)
     llvm = node.inspect_llvm(node.signatures[0]).split("\ndefine")[1]
     assert "@NRT_incref(" not in llvm and "@NRT_decref(" not in llvm

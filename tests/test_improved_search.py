@@ -10,8 +10,8 @@ from positions import random_positions
 from chameleon_lab.agents import Agent
 from chameleon_lab.games.chameleon import Position
 from chameleon_lab.games.chameleon import kernel as K
+from chameleon_lab.games.chameleon.heuristics import evaluate
 from chameleon_lab.games.trees import TREE_OPS, ExplicitTree, tree_values
-from chameleon_lab.heuristics import evaluate
 from chameleon_lab.search.api import search
 
 

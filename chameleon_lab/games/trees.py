@@ -95,6 +95,7 @@ TREE_OPS = GameOps(
     undo_size=1,
     players_alive=_tree_players,
     key=tree_key,
+    heuristic_at_terminal=True,  # a leaf's stored scores are its value
 )
 
 

@@ -13,18 +13,23 @@ from typing import Any
 
 import numpy as np
 
-from ..games.chameleon import CHAMELEON_OPS, Position
+from ..games.chameleon import CHAMELEON_OPS
+from ..games.chameleon.heuristics import HEURISTICS as CHAMELEON_HEURISTICS
 from ..games.protocol import GameOps
-from ..heuristics import get_heuristic
+from ..games.protocol import Position as ProtocolPosition
+from ..games.registry import Game, get_game
 from . import root as R
+from .core import leaf_function
 from .deepening import TT_BITS, Budget, DeepSearch, DeepWorkspace, iterative_deepening
+from .registry import ALGORITHMS as REGISTRY
+from .registry import algorithm_names, get_algorithm
 
-ALGORITHMS = ("maxn", "maxnis", "paranoid", "hypermax")
+ALGORITHMS = algorithm_names()
 FLAVOURS = ("improved", "thesis")
 
 #: The thesis's settings: MaxN and MaxN-IS always normalise; the algorithm comparison
 #: ran Paranoid with and Hypermax without normalisation.
-DEFAULT_NORMALIZE = {"maxn": True, "maxnis": True, "paranoid": True, "hypermax": False}
+DEFAULT_NORMALIZE = {a.name: a.normalize for a in REGISTRY.values()}
 
 
 def _check_choice(kind: str, value: Any, choices: tuple[str, ...]) -> str:
@@ -35,7 +40,7 @@ def _check_choice(kind: str, value: Any, choices: tuple[str, ...]) -> str:
 
 def check_algorithm(name: Any) -> str:
     """The algorithm name, or ``ValueError`` listing the valid ones."""
-    return _check_choice("algorithm", name, ALGORITHMS)
+    return get_algorithm(name).name
 
 
 def check_flavour(name: Any) -> str:
@@ -59,17 +64,46 @@ def check_budget(
     return Budget(depth, time_ms, nodes)
 
 
-def _evaluator(game: GameOps, heuristic: str | Callable) -> Callable:
-    # names are Chameleon heuristics; other games pass their compiled function
-    return get_heuristic(heuristic) if game is CHAMELEON_OPS else heuristic
+GameLike = Game | GameOps | str | None
+
+
+def resolve_game(position: Any, game: GameLike = None) -> Game | GameOps:
+    """The game a search runs in: ``game`` as given (a registry :class:`Game`, a game
+    name or bare :class:`GameOps` such as an explicit tree's), else the position's own
+    game, else Chameleon Chess."""
+    if isinstance(game, str):
+        return get_game(game)
+    if game is not None:
+        return game
+    found = getattr(position, "game", None)
+    return found if isinstance(found, Game) else get_game("chameleon")
+
+
+def leaf_evaluator(game: Game | GameOps, heuristic: str | Callable | None) -> Callable:
+    """The compiled leaf evaluation of ``heuristic`` (a name of the game's registry, a
+    compiled function, or ``None`` for the game's default) in ``game``."""
+    if isinstance(game, Game):
+        fn = game.heuristics.get(heuristic).function
+        return leaf_function(game.ops, fn, game.info.players, game.info.min_utility)
+    if game is CHAMELEON_OPS:
+        return CHAMELEON_HEURISTICS.get(heuristic).function
+    if isinstance(heuristic, str) or heuristic is None:
+        raise ValueError(
+            f"{game.name} has no heuristics by name: pass a compiled function f(state, out)"
+        )
+    return leaf_function(game, heuristic, (0, 1, 2, 3), -1.0)
+
+
+def _ops(game: Game | GameOps) -> GameOps:
+    return game.ops if isinstance(game, Game) else game
 
 
 def root_algorithm(
     algorithm: str,
     state: np.ndarray,
     *,
-    game: GameOps = CHAMELEON_OPS,
-    heuristic: str | Callable = "pawns100roles",
+    game: GameLike = None,
+    heuristic: str | Callable | None = None,
     normalize: bool | None = None,
     max_sum: float = 1.0,
     deep: bool = False,
@@ -78,21 +112,21 @@ def root_algorithm(
     algorithm = check_algorithm(algorithm)
     if normalize is None:
         normalize = DEFAULT_NORMALIZE[algorithm]
-    evaluate = _evaluator(game, heuristic)
-    if algorithm == "maxn":
-        return R.MaxN(game, evaluate, state, normalize)
-    if algorithm == "maxnis":
-        return R.MaxNIS(game, evaluate, state, normalize, max_sum=max_sum, deep=deep)
-    if algorithm == "paranoid":
-        return R.Paranoid(game, evaluate, state, normalize)
-    return R.Hypermax(game, evaluate, state, normalize, game.players_alive(state))
+    game = resolve_game(None, game)
+    evaluate, ops = leaf_evaluator(game, heuristic), _ops(game)
+    root_class = get_algorithm(algorithm).thesis_root
+    if root_class is R.MaxNIS:
+        return R.MaxNIS(ops, evaluate, state, normalize, max_sum=max_sum, deep=deep)
+    if root_class is R.Hypermax:
+        return R.Hypermax(ops, evaluate, state, normalize, ops.players_alive(state))
+    return root_class(ops, evaluate, state, normalize)
 
 
 def deep_search(
     algorithm: str,
     *,
-    game: GameOps = CHAMELEON_OPS,
-    heuristic: str | Callable = "pawns100roles",
+    game: GameLike = None,
+    heuristic: str | Callable | None = None,
     normalize: bool | None = None,
     max_sum: float | None = None,
 ) -> DeepSearch:
@@ -113,24 +147,28 @@ def deep_search(
         max_sum = 1.0
     if not (isinstance(max_sum, (int, float, np.number)) and np.isfinite(max_sum) and max_sum > 0):
         raise ValueError(f"max_sum must be a finite number > 0, got {max_sum!r}")
-    return DeepSearch(algorithm, game, _evaluator(game, heuristic), bool(normalize), max_sum)
+    game = resolve_game(None, game)
+    evaluate = leaf_evaluator(game, heuristic)
+    return DeepSearch(algorithm, _ops(game), evaluate, bool(normalize), max_sum)
 
 
-def _state_of(position: Position | np.ndarray) -> np.ndarray:
-    if isinstance(position, Position):
+def _state_of(position: Any) -> np.ndarray:
+    if isinstance(position, np.ndarray):
+        return np.asarray(position, dtype=np.int64)
+    if isinstance(position, ProtocolPosition):
         return position.state
-    return np.asarray(position, dtype=np.int64)
+    raise TypeError(f"a search needs a position or a kernel state, got {type(position).__name__}")
 
 
 def thesis_search(
-    position: Position | np.ndarray,
+    position: Any,
     algorithm: str,
     *,
     depth: int | None = None,
     time_ms: float | None = None,
-    heuristic: str | Callable = "pawns100roles",
+    heuristic: str | Callable | None = None,
     normalize: bool | None = None,
-    game: GameOps = CHAMELEON_OPS,
+    game: GameLike = None,
     **options: Any,
 ) -> R.RootResult:
     """Search like the original program, in depth mode or time mode (one of the two).
@@ -140,7 +178,12 @@ def thesis_search(
     budget = check_budget("thesis", depth, time_ms)
     state = _state_of(position)
     algo = root_algorithm(
-        algorithm, state, game=game, heuristic=heuristic, normalize=normalize, **options
+        algorithm,
+        state,
+        game=resolve_game(position, game),
+        heuristic=heuristic,
+        normalize=normalize,
+        **options,
     )
     if depth is not None:
         return R.run_depth(algo, state, int(depth))
@@ -148,16 +191,16 @@ def thesis_search(
 
 
 def search(
-    position: Position | np.ndarray,
+    position: Any,
     algorithm: str = "paranoid",
     *,
     flavour: str = "improved",
     depth: int | None = None,
     time_ms: float | None = None,
     nodes: int | None = None,
-    heuristic: str | Callable = "pawns100roles",
+    heuristic: str | Callable | None = None,
     normalize: bool | None = None,
-    game: GameOps = CHAMELEON_OPS,
+    game: GameLike = None,
     max_sum: float | None = None,
     deep: bool = False,
     tt_bits: int = TT_BITS,
@@ -191,12 +234,13 @@ def search(
         )
     if deep:
         raise ValueError("deep pruning is unsound and exists in the thesis flavour only")
+    game = resolve_game(position, game)
     method = deep_search(
         algorithm, game=game, heuristic=heuristic, normalize=normalize, max_sum=max_sum
     )
     if workspace is None:
-        workspace = DeepWorkspace(game, tt_bits)
-    elif workspace.game is not game or workspace.tt_bits != tt_bits:
+        workspace = DeepWorkspace(method.game, tt_bits)
+    elif workspace.game is not method.game or workspace.tt_bits != tt_bits:
         raise ValueError(
             f"the workspace was made for the game {workspace.game.name!r} with "
             f"tt_bits={workspace.tt_bits}; make one with DeepWorkspace(game, tt_bits)"

@@ -21,6 +21,8 @@ import numpy as np
 
 from ..games.protocol import GameOps
 from . import improved as I
+from .core import bind
+from .registry import get_algorithm
 from .root import RootResult, check_root, node_head
 
 #: Deepest iteration tried when no depth budget is given.
@@ -112,38 +114,11 @@ class DeepSearch:
 
     def run_root(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> None:
         """Search the root (ply 0) to ``depth``; results land in the workspace."""
-        g = self.game
-        head = node_head(g, self.evaluate, state, depth, 0, self.normalize)
+        algorithm = get_algorithm(self.algorithm)
+        node = bind(algorithm.improved_node, self.game, self.evaluate, _nrt=False)
+        head = node_head(state, depth, 0, self.normalize)
         tables = (ws.moves, ws.undo, ws.vals, ws.leaf, ws.ictl, ws.pv)
-        if self.algorithm == "maxn":
-            I.maxn_node(*head, *tables)
-        elif self.algorithm == "maxnis":
-            I.maxnis_node(
-                *head,
-                0.0,
-                self.max_sum + I.MARGIN,
-                *tables,
-            )
-        elif self.algorithm == "paranoid":
-            I.paranoid_node(
-                *head,
-                g.key,
-                g.player_of(state),
-                -np.inf,
-                np.inf,
-                *tables,
-                ws.tt_int,
-                ws.tt_val,
-            )
-        else:
-            players = np.asarray(g.players_alive(state), dtype=np.int64)
-            ws.vals[I.ALPHA_ROW, :] = np.where(players == 1, -np.inf, 0.0)
-            I.hypermax_node(
-                *head,
-                players,
-                float(players.sum()),
-                *tables,
-            )
+        algorithm.improved_root(self, state, ws, node, head, tables)
 
 
 def _order(scores: np.ndarray, previous: np.ndarray) -> np.ndarray:

@@ -55,7 +55,7 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from .thesis import _copy_in, _copy_row, _score
+from .core import _copy_in, _copy_row, _score, evaluate, generate, key, make, player_of, unmake
 
 #: The clock is read every this many nodes (about 0.2 ms at 5 M nodes/s).
 CHECK_EVERY = 1024
@@ -155,13 +155,7 @@ def _child(ply: int, k: int, first: int, ictl: np.ndarray) -> int:
     return k - 1 if k - 1 < first else k
 
 
-@njit(_nrt=False)  # no reference counts (see "Speed" above); not cached: takes functions
 def maxn_node(
-    generate,
-    make,
-    unmake,
-    player_of,
-    evaluate,
     state,
     depth,
     ply,
@@ -187,11 +181,6 @@ def maxn_node(
         i = _child(ply, k, 0, ictl)
         make(state, moves[ply, i], undo, ply)
         maxn_node(
-            generate,
-            make,
-            unmake,
-            player_of,
-            evaluate,
             state,
             depth - 1,
             ply + 1,
@@ -213,13 +202,7 @@ def maxn_node(
             _pv_take(pv, ictl, ply, moves[ply, i])
 
 
-@njit(_nrt=False)  # no reference counts (see "Speed" above); not cached: takes functions
 def maxnis_node(
-    generate,
-    make,
-    unmake,
-    player_of,
-    evaluate,
     state,
     depth,
     ply,
@@ -256,11 +239,6 @@ def maxnis_node(
         child_bound = 0.0 if k == 0 else vals[ply, p]
         make(state, moves[ply, i], undo, ply)
         maxnis_node(
-            generate,
-            make,
-            unmake,
-            player_of,
-            evaluate,
             state,
             depth - 1,
             ply + 1,
@@ -284,18 +262,11 @@ def maxnis_node(
             _pv_take(pv, ictl, ply, moves[ply, i])
 
 
-@njit(_nrt=False)  # no reference counts (see "Speed" above); not cached: takes functions
 def paranoid_node(
-    generate,
-    make,
-    unmake,
-    player_of,
-    evaluate,
     state,
     depth,
     ply,
     norm,
-    key,
     max_player,
     alpha,
     beta,
@@ -349,16 +320,10 @@ def paranoid_node(
         i = _child(ply, k, first, ictl)
         make(state, moves[ply, i], undo, ply)
         value = paranoid_node(
-            generate,
-            make,
-            unmake,
-            player_of,
-            evaluate,
             state,
             depth - 1,
             ply + 1,
             norm,
-            key,
             max_player,
             alpha,
             beta,
@@ -396,13 +361,7 @@ def paranoid_node(
     return best
 
 
-@njit(_nrt=False)  # no reference counts (see "Speed" above); not cached: takes functions
 def hypermax_node(
-    generate,
-    make,
-    unmake,
-    player_of,
-    evaluate,
     state,
     depth,
     ply,
@@ -441,11 +400,6 @@ def hypermax_node(
         _copy_row(vals, a, a + 1)
         make(state, moves[ply, i], undo, ply)
         hypermax_node(
-            generate,
-            make,
-            unmake,
-            player_of,
-            evaluate,
             state,
             depth - 1,
             ply + 1,
@@ -469,3 +423,29 @@ def hypermax_node(
             _pv_take(pv, ictl, ply, moves[ply, i])
         if vals[a, p] < vals[ply, p]:
             vals[a, p] = vals[ply, p]
+
+
+# ---------------------------------------------------------------- root calls
+# How the iterative-deepening driver starts each node function at the root (ply 0):
+# the algorithm's own arguments between the common head and the tables.
+def maxn_root(search, state, ws, node, head, tables) -> None:
+    """MaxN at the root."""
+    node(*head, *tables)
+
+
+def maxnis_root(search, state, ws, node, head, tables) -> None:
+    """MaxN-IS at the root: bound 0 and the heuristic's maximum sum (with a margin)."""
+    node(*head, 0.0, search.max_sum + MARGIN, *tables)
+
+
+def paranoid_root(search, state, ws, node, head, tables) -> None:
+    """Paranoid at the root: the root player maximises, the window is open."""
+    player = search.game.player_of(state)
+    node(*head, player, -np.inf, np.inf, *tables, ws.tt_int, ws.tt_val)
+
+
+def hypermax_root(search, state, ws, node, head, tables) -> None:
+    """Hypermax at the root: alpha minus infinity for the players alive, 0 for others."""
+    players = np.asarray(search.game.players_alive(state), dtype=np.int64)
+    ws.vals[ALPHA_ROW, :] = np.where(players == 1, -np.inf, 0.0)
+    node(*head, players, float(players.sum()), *tables)

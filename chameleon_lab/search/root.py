@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from ..games.protocol import GameOps
 from . import thesis as T
+from .core import bind
 
 #: The time mode's depth ceiling in the original program.
 MAX_TIME_DEPTH = 100
@@ -52,37 +54,24 @@ class Workspace:
         )
 
 
-def node_head(
-    game: GameOps, evaluate, state: np.ndarray, depth: int, top: int, normalize: bool
-) -> tuple:
+def node_head(state: np.ndarray, depth: int, top: int, normalize: bool) -> tuple:
     """The arguments every node function (thesis and improved) starts with, for a
-    search whose root is at ply ``top`` with ``depth`` plies left.
-
-    A tuple only on the Python side: numba receives the functions one by one (a
-    tuple of compiled functions would be miscompiled).
-    """
-    return (
-        game.generate,
-        game.make,
-        game.unmake,
-        game.player_of,
-        evaluate,
-        state,
-        depth,
-        top,
-        normalize,
-    )
+    search whose root is at ply ``top`` with ``depth`` plies left."""
+    return (state, depth, top, normalize)
 
 
 class RootAlgorithm:
     """One algorithm as the driver sees it: root data, child search, next-depth hook."""
 
     scalar = False
+    #: the node-function template of :mod:`.thesis`, compiled per game and heuristic
+    template: Any = None
 
     def __init__(self, game: GameOps, evaluate, state: np.ndarray, normalize: bool) -> None:
         self.game = game
         self.evaluate = evaluate
         self.normalize = normalize
+        self.node = bind(type(self).template, game, evaluate)
         self.root_player = int(game.player_of(state))
         self.next_depth()
 
@@ -99,14 +88,16 @@ class RootAlgorithm:
 
     def _head(self, state: np.ndarray, depth: int) -> tuple:
         """The arguments every node function starts with, for a root child (ply 1)."""
-        return node_head(self.game, self.evaluate, state, depth, 1, self.normalize)
+        return node_head(state, depth, 1, self.normalize)
 
 
 class MaxN(RootAlgorithm):
     """MaxN: no root data."""
 
+    template = T.maxn_node
+
     def search_child(self, state, depth, ws):
-        T.maxn_node(
+        self.node(
             *self._head(state, depth),
             ws.moves,
             ws.undo,
@@ -121,6 +112,8 @@ class MaxN(RootAlgorithm):
 class MaxNIS(RootAlgorithm):
     """MaxN-IS: root data ``bestScore`` bounds each root child's shallow pruning."""
 
+    template = T.maxnis_node
+
     def __init__(
         self, game, evaluate, state, normalize, max_sum: float = 1.0, deep: bool = False
     ) -> None:
@@ -133,7 +126,7 @@ class MaxNIS(RootAlgorithm):
 
     def search_child(self, state, depth, ws):
         deep_bound = self.best_score if self.deep else -1.0
-        T.maxnis_node(
+        self.node(
             *self._head(state, depth),
             self.best_score,
             self.max_sum,
@@ -156,12 +149,13 @@ class Paranoid(RootAlgorithm):
     """Paranoid: root data ``alpha``, raised after every root child."""
 
     scalar = True
+    template = T.paranoid_node
 
     def next_depth(self) -> None:
         self.alpha = -T.INFINITY
 
     def search_child(self, state, depth, ws):
-        value = T.paranoid_node(
+        value = self.node(
             *self._head(state, depth),
             self.root_player,
             self.alpha,
@@ -183,6 +177,8 @@ class Paranoid(RootAlgorithm):
 class Hypermax(RootAlgorithm):
     """Hypermax: root data the alpha vector (-infinity for the root's players, 0 else)."""
 
+    template = T.hypermax_node
+
     def __init__(self, game, evaluate, state, normalize, players: np.ndarray) -> None:
         self.players = np.asarray(players, dtype=np.int64)
         self.n_players = float(self.players.sum())
@@ -193,7 +189,7 @@ class Hypermax(RootAlgorithm):
 
     def search_child(self, state, depth, ws):
         ws.alphas[1, :] = self.alpha
-        T.hypermax_node(
+        self.node(
             *self._head(state, depth),
             self.players,
             self.n_players,

@@ -52,32 +52,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..heuristics import normalize
+from .core import _copy_in, _copy_row, _score, evaluate, generate, make, player_of, unmake
 
 #: The original program's "infinity" for alpha/beta windows.
 INFINITY = 999999.0
-
-
-@njit(cache=True)
-def _copy_row(vals: np.ndarray, src: int, dst: int) -> None:
-    """Copy row ``src`` of a per-ply table to row ``dst``."""
-    for i in range(4):
-        vals[dst, i] = vals[src, i]
-
-
-@njit(cache=True)
-def _copy_in(vals: np.ndarray, dst: int, v: np.ndarray) -> None:
-    """Copy the vector ``v`` to row ``dst`` of a per-ply table."""
-    for i in range(4):
-        vals[dst, i] = v[i]
-
-
-@njit(cache=True)
-def _score(out: np.ndarray, norm: bool, stats: np.ndarray) -> None:
-    """Count a leaf evaluated; normalise its score vector ``out`` in place if ``norm``."""
-    stats[1] += 1
-    if norm:
-        normalize(out)
 
 
 # frames columns
@@ -96,13 +74,7 @@ def _push(frames: np.ndarray, stats: np.ndarray, ply: int, n: int, p: int) -> No
     frames[ply, F_P] = p
 
 
-@njit  # not cached: numba cannot cache functions taking functions
 def maxn_node(
-    generate,
-    make,
-    unmake,
-    player_of,
-    evaluate,
     state,
     depth,
     top,
@@ -149,13 +121,7 @@ def maxn_node(
             entering = True
 
 
-@njit  # not cached: numba cannot cache functions taking functions
 def maxnis_node(
-    generate,
-    make,
-    unmake,
-    player_of,
-    evaluate,
     state,
     depth,
     top,
@@ -222,13 +188,7 @@ def maxnis_node(
             entering = True
 
 
-@njit  # not cached: numba cannot cache functions taking functions
 def paranoid_node(
-    generate,
-    make,
-    unmake,
-    player_of,
-    evaluate,
     state,
     depth,
     top,
@@ -292,13 +252,7 @@ def paranoid_node(
             value = fframes[ply, 2]
 
 
-@njit  # not cached: numba cannot cache functions taking functions
 def hypermax_node(
-    generate,
-    make,
-    unmake,
-    player_of,
-    evaluate,
     state,
     depth,
     top,

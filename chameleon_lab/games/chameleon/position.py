@@ -165,6 +165,20 @@ class Position:
         return cls(state, _trusted=True)
 
     @classmethod
+    def from_state(cls, game: Any, state: np.ndarray) -> Position:
+        """A position from a kernel state known to be valid (the registry's hook)."""
+        return cls(state, _trusted=True)
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> Position:
+        """A position from :meth:`to_json` output: ``{"game": "chameleon", "compact": ...}``."""
+        if not isinstance(obj, dict) or obj.get("game") != "chameleon" or "compact" not in obj:
+            raise ValueError(
+                'a chameleon position is an object {"game": "chameleon", "compact": "P|...|..."}'
+            )
+        return cls.from_compact(obj["compact"])
+
+    @classmethod
     def from_legacy(cls, obj: dict[str, Any]) -> Position:
         """A position from the original program's JSON schema (parsed)."""
         return cls(build_state(*legacy.from_legacy(obj)), _trusted=True)
@@ -183,10 +197,30 @@ class Position:
         """The position as a compact string (``P|limits|pawns``)."""
         return legacy.to_compact(self.to_move, self.limits, self._specs())
 
+    def to_json(self) -> dict[str, Any]:
+        """``{"game": "chameleon", "compact": ...}`` (the compact form holds everything)."""
+        return {"game": "chameleon", "compact": self.to_compact()}
+
     @property
     def state(self) -> np.ndarray:
         """The read-only kernel state (for compiled code; copy it before changing)."""
         return self._state
+
+    @property
+    def game(self) -> Any:
+        """Chameleon Chess seating the players that still have pawns (a position does
+        not record who was seated and has gone; once one is left, all four)."""
+        from ..registry import get_game
+
+        alive = [int(c) for c in self.players_alive]
+        return get_game("chameleon", players=alive if len(alive) >= 2 else [0, 1, 2, 3])
+
+    @property
+    def key(self) -> int:
+        """The position's 64-bit Zobrist key."""
+        from .zobrist import zobrist_key
+
+        return int(zobrist_key(self._state))
 
     def _specs(self) -> list[PawnSpec]:
         return state_pawns(self._state)
@@ -230,6 +264,13 @@ class Position:
         return len(self.players_alive) <= 1
 
     @property
+    def returns(self) -> tuple[float, ...] | None:
+        """Once over: +1 for the winner and -1 for every other colour, in colour order."""
+        if not self.is_over:
+            return None
+        return tuple(1.0 if c == self.winner else -1.0 for c in Colour)
+
+    @property
     def winner(self) -> Colour | None:
         """The winner once the game is over, else ``None``."""
         alive = self.players_alive
@@ -238,7 +279,9 @@ class Position:
     # ----------------------------------------------------------------------- moves
     def _kernel_moves(self) -> np.ndarray:
         if self._moves is None:
-            self._moves = K.legal_moves(self._state)
+            # once over, nothing is legal (the kernel would still list the winner's moves)
+            over = self.is_over
+            self._moves = np.zeros(0, dtype=np.int64) if over else K.legal_moves(self._state)
         return self._moves
 
     def _to_move_obj(self, m: int) -> Move:
@@ -301,7 +344,13 @@ class Position:
         return Position(K.played(self._state, self._find(move)), _trusted=True)
 
     def successors(self) -> list[Position]:
-        """The positions after each legal move, in the original generation order."""
+        """The positions after each legal move, in the original generation order
+        (none once the game is over; :meth:`generated_successors` has the original's)."""
+        return [] if self.is_over else self.generated_successors()
+
+    def generated_successors(self) -> list[Position]:
+        """What the original program's generator yields here, also once the game is
+        over (the winner's moves); the conformance ``successors`` command answers this."""
         return [Position(s, _trusted=True) for s in K.successor_states(self._state)]
 
     def move_to(self, successor: Position) -> Move:
@@ -310,7 +359,8 @@ class Position:
         Recovers moves from recorded consecutive positions (legacy session files);
         raises ``ValueError`` when no legal move leads there.
         """
-        for m, state in zip(self._kernel_moves(), K.successor_states(self._state), strict=True):
+        moves = self._kernel_moves()
+        for m, state in zip(moves, K.successor_states(self._state)[: len(moves)], strict=True):
             if np.array_equal(K.canonical(state), successor._state):
                 return self._to_move_obj(int(m))
         raise ValueError(

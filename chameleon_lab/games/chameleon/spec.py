@@ -1,0 +1,88 @@
+"""Chameleon Chess as a game of the library: its declaration, compiled functions and
+registry entry (``get_game("chameleon", players="RGYB")``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from ..protocol import WIN_LOSS, GameInfo, GameOps
+from ..registry import Game, Param, register_game
+from . import kernel
+from .board import Colour
+from .rules import parse_players, start_state
+from .zobrist import zobrist_key
+
+
+def _players_alive(state: np.ndarray) -> np.ndarray:
+    return (state[kernel.PCOUNT : kernel.PCOUNT + 4] > 0).astype(np.int64)
+
+
+@njit(cache=True)
+def chameleon_returns(state: np.ndarray, out: np.ndarray) -> None:
+    """At the end (one player left): +1 for the survivor, -1 for every other colour."""
+    for p in range(4):
+        out[p] = 1.0 if state[kernel.PCOUNT + p] > 0 else -1.0
+
+
+#: The compiled functions the searches use for Chameleon Chess (every seating).
+CHAMELEON_OPS = GameOps(
+    "chameleon",
+    kernel.generate_moves,
+    kernel.make_move,
+    kernel.unmake_move,
+    kernel.player_of,
+    kernel.MAX_MOVES,
+    kernel.UNDO_SIZE,
+    _players_alive,
+    zobrist_key,
+    returns=chameleon_returns,
+    heuristic_at_terminal=True,  # as the original program scored its leaves
+)
+
+
+def _check_players(value: Any) -> str:
+    if isinstance(value, str):
+        value = value.replace(",", "").replace(" ", "")
+        items: Any = list(value) if len(value) <= 4 else [value]
+    else:
+        items = value
+    try:
+        seated = parse_players(items)
+    except TypeError:
+        raise ValueError("must be two to four colours such as 'RGYB' or ['RED', 'BLUE']") from None
+    return "".join(c.name[0] for c in seated)
+
+
+def _build(players: str) -> Game:
+    from . import heuristics
+    from .position import Position
+
+    seated = tuple(int(Colour[name]) for name in (_full(ch) for ch in players))
+    info = GameInfo(
+        name="chameleon",
+        long_name="Chameleon Chess (Chamäleon Schach)",
+        params={"players": players},
+        players=seated,
+        player_names=tuple(c.name for c in Colour),
+        zero_sum=len(seated) == 2,
+        utility=WIN_LOSS,
+    )
+    return Game(
+        info, CHAMELEON_OPS, Position, heuristics.HEURISTICS, lambda: start_state(players)
+    )
+
+
+def _full(letter: str) -> str:
+    return next(c.name for c in Colour if c.name[0] == letter)
+
+
+register_game(
+    "chameleon",
+    "Chameleon Chess (Chamäleon Schach)",
+    [Param("players", "RGYB", _check_players, "the seated colours, e.g. 'RG' or 'RGYB'")],
+    _build,
+    "Two to four players on a shrinking 8x8 board; a pawn's role depends on its field.",
+)

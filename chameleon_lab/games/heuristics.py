@@ -1,0 +1,159 @@
+"""Heuristics by name, one registry per game, and a researcher's own as a peer.
+
+A heuristic is a numba-compiled function ``evaluate(state, out)`` writing one score per
+player (indexed by player number) into ``out[4]``, for the game's kernel state, which it
+must not change. It returns raw scores; a search normalises them where its algorithm
+asks for it (:func:`normalize`).
+
+Each game keeps a :class:`HeuristicRegistry` in its ``heuristics`` module. A function
+written in a notebook cell is registered the same way (:meth:`HeuristicRegistry.register`)
+or passed directly wherever a heuristic is accepted; either way it carries a
+*fingerprint* of its source code, which records keep, so that a resumed run notices an
+edited heuristic instead of silently reusing games played with the old one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True, inline="always")  # inlined into the searches' leaves: no reference counts
+def normalize(v: np.ndarray) -> None:
+    """Divide every entry by ``v0 + v1 + v2 + v3`` (summed in that order), in place."""
+    total = v[0] + v[1] + v[2] + v[3]
+    for i in range(4):
+        v[i] = v[i] / total
+
+
+def fingerprint(function: Callable) -> str:
+    """A short hash of a heuristic's source (its byte code where there is no source).
+
+    Equal code gives equal fingerprints in every process, so a record can say which
+    version of a heuristic played its game.
+    """
+    py = getattr(function, "py_func", function)
+    try:
+        text = inspect.getsource(py).encode()
+    except (OSError, TypeError):
+        code = py.__code__
+        text = code.co_code + repr(code.co_consts).encode() + repr(code.co_names).encode()
+    return hashlib.sha256(text).hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Heuristic:
+    """A heuristic with its name, its documentation and its code's fingerprint."""
+
+    name: str
+    function: Callable
+    doc: str
+    builtin: bool
+    fingerprint: str
+
+
+def _is_compiled(function: object) -> bool:
+    return callable(function) and hasattr(function, "py_func")
+
+
+class HeuristicRegistry:
+    """The heuristics of one game, by name (names are case-insensitive).
+
+    Built-in heuristics are registered by the game's own module; a researcher's own is
+    registered with :meth:`register` or passed as a function to :meth:`get`.
+    """
+
+    def __init__(self, game: str, default: str | None = None) -> None:
+        self.game = game
+        self.default = default
+        self._items: dict[str, Heuristic] = {}
+        self._aliases: dict[str, str] = {}
+
+    def builtin(self, name: str, *aliases: str) -> Callable[[Callable], Callable]:
+        """Decorator registering a compiled function as a built-in heuristic."""
+
+        def register(function: Callable) -> Callable:
+            self._add(name, function, builtin=True, replace=False)
+            for alias in aliases:
+                self._aliases[alias.lower()] = name
+            return function
+
+        return register
+
+    def register(self, name: str, function: Callable, *, replace: bool = False) -> Heuristic:
+        """Register a researcher's own heuristic under ``name``.
+
+        ``replace=True`` lets a notebook re-run its cell with an edited function; a
+        built-in heuristic cannot be replaced.
+        """
+        return self._add(name, function, builtin=False, replace=replace)
+
+    def _add(self, name: str, function: Callable, *, builtin: bool, replace: bool) -> Heuristic:
+        if not isinstance(name, str) or not name.strip() or name != name.strip():
+            raise ValueError(f"a heuristic name is a non-empty word, got {name!r}")
+        if not _is_compiled(function):
+            raise ValueError(
+                f"heuristic {name!r} must be a numba-compiled function (@njit) "
+                f"evaluate(state, out), got {function!r}"
+            )
+        key = name.lower()
+        old = self._items.get(key)
+        if old is not None and (old.builtin or not replace):
+            what = "a built-in" if old.builtin else "already a"
+            raise ValueError(
+                f"{name!r} is {what} heuristic of {self.game}"
+                + ("" if old.builtin else "; pass replace=True to replace it")
+            )
+        doc = inspect.getdoc(getattr(function, "py_func", function)) or ""
+        item = Heuristic(name, function, doc, builtin, fingerprint(function))
+        self._items[key] = item
+        return item
+
+    @property
+    def names(self) -> list[str]:
+        """The registered names, built-in ones first."""
+        items = sorted(self._items.values(), key=lambda h: not h.builtin)
+        return [h.name for h in items]
+
+    def get(self, name_or_function: str | Callable | Heuristic | None = None) -> Heuristic:
+        """The heuristic of a name (``None``: the game's default) or a compiled function.
+
+        An unregistered function is accepted as it is, named by its function name.
+        An unknown name raises ``ValueError`` listing the valid ones.
+        """
+        if name_or_function is None:
+            name_or_function = self.default
+        if isinstance(name_or_function, Heuristic):
+            return name_or_function
+        if not isinstance(name_or_function, str):
+            if not _is_compiled(name_or_function):
+                raise ValueError(
+                    f"a heuristic is a name or a numba-compiled function (@njit), got "
+                    f"{name_or_function!r}; the heuristics of {self.game}: "
+                    f"{', '.join(self.names)}"
+                )
+            for item in self._items.values():
+                if item.function is name_or_function:
+                    return item
+            fn = name_or_function
+            name = getattr(getattr(fn, "py_func", fn), "__name__", "own")
+            return Heuristic(name, fn, inspect.getdoc(fn.py_func) or "", False, fingerprint(fn))
+        key = name_or_function.strip().lower()
+        key = self._aliases.get(key, key).lower()
+        if key not in self._items:
+            raise ValueError(
+                f"unknown heuristic {name_or_function!r} for {self.game}; "
+                f"valid names: {', '.join(self.names)}"
+            )
+        return self._items[key]
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and name.strip().lower() in self._items
+
+    def __iter__(self):
+        return iter(self.names)
