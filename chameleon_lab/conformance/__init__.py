@@ -1,8 +1,10 @@
 """The machine-readable conformance entry point (``python -m chameleon_lab.conformance``).
 
 Implements ``../shared/conformance/CONTRACT.md``: JSON Lines in on stdin, one output line
-per input line on stdout. Bad input is never guessed at: one line on stderr naming the
-input line number and the problem, and exit status 2.
+per input line on stdout. A line with ``"game"`` names a game of the library, its
+parameters and the moves from its start ("Other games"); any other line is a
+Chameleon Chess position in the original program's schema. Bad input is never guessed
+at: one line on stderr naming the input line number and the problem, and exit status 2.
 """
 
 from __future__ import annotations
@@ -30,14 +32,55 @@ def _position(obj: Any) -> Position:
     return Position.from_legacy(obj)
 
 
+def game_position(obj: Any) -> Any:
+    """The position of an "Other games" line: ``{"game", "params", "moves"}``."""
+    from ..games.registry import get_game
+
+    if not isinstance(obj, dict):
+        raise ValueError(f"an input line is a JSON object, got {type(obj).__name__}")
+    params = obj.get("params", {})
+    if not isinstance(params, dict):
+        raise ValueError(f"params must be a JSON object, got {params!r}")
+    moves = obj.get("moves", [])
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise ValueError(f"moves must be a list of moves in notation (strings), got {moves!r}")
+    return get_game(obj["game"], **params).from_moves(moves)
+
+
+def _any_position(obj: Any) -> Any:
+    """A game line's position, or a Chameleon Chess legacy position."""
+    if isinstance(obj, dict) and "game" in obj:
+        return game_position(obj)
+    return _position(obj)
+
+
+def answer_legal(obj: Any) -> list[str]:
+    """The legal moves of a position in notation (``[]`` once the game is over)."""
+    return [str(m) for m in _any_position(obj).legal_moves]
+
+
+def answer_solve(obj: Any) -> dict[str, Any]:
+    """The exact value for the side to move, with the solver's nodes and seconds."""
+    from ..search.solve import solve
+
+    position = _any_position(obj)
+    solution = solve(position)
+    value = solution.value
+    return {
+        "value": int(value) if float(value).is_integer() else value,
+        "nodes": solution.nodes,
+        "seconds": solution.seconds,
+    }
+
+
 def answer_successors(obj: Any) -> list[dict[str, Any]]:
     """The successors of a legacy position, as legacy positions, in generation order."""
-    return [s.to_legacy() for s in _position(obj).successors()]
+    return [s.to_legacy() for s in _position(obj).generated_successors()]
 
 
 def answer_perft(obj: Any, depth: int) -> int:
-    """Perft ``depth`` of a legacy position."""
-    return _position(obj).perft(depth)
+    """Perft ``depth`` of a position (a game line or a legacy Chameleon position)."""
+    return _any_position(obj).perft(depth)
 
 
 def answer_choose(obj: Any) -> dict[str, Any]:
@@ -73,7 +116,7 @@ def run(handler: Callable[[Any], Any], lines: Iterable[str], out: IO[str]) -> No
             raise BadInput(line_no, f"not JSON ({exc.msg} at column {exc.colno})") from None
         try:
             result = handler(obj)
-        except ValueError as exc:
+        except (ValueError, TypeError) as exc:
             raise BadInput(line_no, str(exc)) from None
         out.write(json.dumps(result, separators=(",", ":")) + "\n")
         out.flush()
@@ -100,6 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     perft = sub.add_parser("perft", help="leaves of the game tree D plies deep")
     perft.add_argument("depth", type=_depth, metavar="D")
     sub.add_parser("choose", help="the thesis-compatible algorithm's choice in depth mode")
+    sub.add_parser("legal", help="the legal moves in notation")
+    sub.add_parser("solve", help="the exact value for the side to move (two-player games)")
     return parser
 
 
@@ -116,6 +161,8 @@ def main(
         "successors": answer_successors,
         "perft": lambda obj: answer_perft(obj, args.depth),
         "choose": answer_choose,
+        "legal": answer_legal,
+        "solve": answer_solve,
     }
     try:
         run(handlers[args.command], stdin, stdout)

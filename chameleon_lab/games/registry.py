@@ -26,6 +26,10 @@ from .protocol import GameInfo, GameOps
 #: The library's own games, imported (and so registered) on first use of the registry.
 BUILTIN_GAMES = {
     "chameleon": "chameleon_lab.games.chameleon",
+    "tictactoe": "chameleon_lab.games.mnk",
+    "gomoku": "chameleon_lab.games.mnk",
+    "nim": "chameleon_lab.games.nim",
+    "dice": "chameleon_lab.games.dice",
 }
 
 

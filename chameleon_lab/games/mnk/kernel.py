@@ -1,0 +1,170 @@
+"""The compiled kernel of the m,n,k-games (TicTacToe, Five-in-a-row): one flat ``int64``
+state array, the same functions for every board size and row length.
+
+State layout
+------------
+======================  ====================================================
+``state[W]``            board width (files ``a``.., 1..26)
+``state[H]``            board height (ranks ``1``.., 1..26)
+``state[K]``            stones in a row that win (k or more win), 1..max(W, H)
+``state[NSTONES]``      stones on the board (player 0 moves when it is even)
+``state[WINNER]``       -1 while nobody has k in a row, else the winner (0 or 1)
+``state[KEY]``          the Zobrist key, kept up to date by make/unmake
+``state[CELLS + c]``    cell ``c``: 0 empty, 1 a stone of player 0, 2 of player 1
+======================  ====================================================
+
+Cells and moves are numbered ``c = row * W + col``: ``col`` 0 is file ``a`` (the left
+edge) and ``row`` 0 is rank ``1`` (the bottom edge), so ``a1`` is 0 and on a 7 x 7
+board ``g7`` is 48. A move is the number of the empty cell a stone is placed on.
+
+:func:`make` detects a win incrementally: it counts the mover's stones on the four
+lines (horizontal, vertical, both diagonals) through the new stone, and a line of k
+or more ends the game. The game is also over once the board is full (a draw unless
+the last stone won).
+
+The key XORs one fixed random number per (player, cell) of the stones on the board
+and one more when player 1 is to move (an odd number of stones), so equal boards have
+equal keys whatever the order the stones were placed in.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+W = 0
+H = 1
+K = 2
+NSTONES = 3
+WINNER = 4
+KEY = 5
+#: Index of the first cell; the header fields above come before it.
+CELLS = 6
+HEADER = CELLS
+#: Largest width and height (files are single letters a..z).
+MAX_SIDE = 26
+#: Columns of one undo row: the cell played and the winner field before the move.
+UNDO_SIZE = 2
+
+_RNG = np.random.default_rng(0x6D6E6B_2024)
+#: One random 64-bit number per (player, cell) of the largest board ...
+STONE_KEYS = _RNG.integers(
+    np.iinfo(np.int64).min, np.iinfo(np.int64).max, (2, MAX_SIDE * MAX_SIDE), dtype=np.int64
+)
+#: ... and one for "player 1 is to move".
+SIDE_KEY = np.int64(_RNG.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max))
+
+# the four line directions as (d_col, d_row): horizontal, vertical, two diagonals
+_DCOL = np.array([1, 0, 1, 1], dtype=np.int64)
+_DROW = np.array([0, 1, 1, -1], dtype=np.int64)
+
+
+def new_state(width: int, height: int, k: int) -> np.ndarray:
+    """The empty board of ``width`` x ``height`` cells, ``k`` in a row to win."""
+    state = np.zeros(CELLS + width * height, dtype=np.int64)
+    state[W] = width
+    state[H] = height
+    state[K] = k
+    state[NSTONES] = 0
+    state[WINNER] = -1
+    state[KEY] = 0
+    return state
+
+
+@njit(cache=True)
+def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
+    """The empty cells, in cell order, into ``moves[ply]`` (none once the game is over)."""
+    if state[WINNER] >= 0:
+        return 0
+    n = 0
+    for c in range(state[W] * state[H]):
+        if state[CELLS + c] == 0:
+            moves[ply, n] = c
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
+    """Place the mover's stone on cell ``move``; a line of k or more through it wins."""
+    width = state[W]
+    height = state[H]
+    p = state[NSTONES] & 1
+    stone = p + 1
+    undo[ply, 0] = move
+    undo[ply, 1] = state[WINNER]
+    state[CELLS + move] = stone
+    state[NSTONES] += 1
+    state[KEY] ^= STONE_KEYS[p, move] ^ SIDE_KEY
+    k = state[K]
+    col = move % width
+    row = move // width
+    for d in range(4):
+        dc = _DCOL[d]
+        dr = _DROW[d]
+        run = 1
+        c = col + dc
+        r = row + dr
+        while run < k and 0 <= c < width and 0 <= r < height:
+            if state[CELLS + r * width + c] != stone:
+                break
+            run += 1
+            c += dc
+            r += dr
+        c = col - dc
+        r = row - dr
+        while run < k and 0 <= c < width and 0 <= r < height:
+            if state[CELLS + r * width + c] != stone:
+                break
+            run += 1
+            c -= dc
+            r -= dr
+        if run >= k:
+            state[WINNER] = p
+            return
+
+
+@njit(cache=True)
+def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
+    """Take back the stone placed by :func:`make` at ``ply``."""
+    move = undo[ply, 0]
+    p = state[CELLS + move] - 1
+    state[CELLS + move] = 0
+    state[NSTONES] -= 1
+    state[KEY] ^= STONE_KEYS[p, move] ^ SIDE_KEY
+    state[WINNER] = undo[ply, 1]
+
+
+@njit(cache=True)
+def player_of(state: np.ndarray) -> int:
+    """Player 0 or 1 to move; -1 once someone has k in a row or the board is full."""
+    if state[WINNER] >= 0 or state[NSTONES] == state[W] * state[H]:
+        return -1
+    return state[NSTONES] & 1
+
+
+@njit(cache=True)
+def returns(state: np.ndarray, out: np.ndarray) -> None:
+    """+1 for the player with k in a row and -1 for the other; 0 for both on a draw."""
+    for i in range(4):
+        out[i] = 0.0
+    w = state[WINNER]
+    if w >= 0:
+        out[w] = 1.0
+        out[1 - w] = -1.0
+
+
+@njit(cache=True)
+def key(state: np.ndarray) -> int:
+    """The Zobrist key (kept in the state by make/unmake)."""
+    return state[KEY]
+
+
+def key_from_scratch(cells: np.ndarray) -> int:
+    """The key of a board given as its cell values (0/1/2), as make/unmake keep it."""
+    k = np.int64(0)
+    for c in np.flatnonzero(cells):
+        k ^= STONE_KEYS[int(cells[c]) - 1, c]
+    if int(np.count_nonzero(cells)) % 2 == 1:
+        k ^= SIDE_KEY
+    return int(k)
