@@ -42,6 +42,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _json_or_text(value: str) -> object:
+    """A value read as JSON when it parses (numbers, true/false, lists), else the text."""
+    try:
+        return json.loads(value)
+    except json.JSONDecodeError:
+        return value.strip()
+
+
 def _agent_option(text: str) -> tuple[str, dict]:
     """``NAME:key=value,key=value`` -> (name, params); values read as JSON when they parse."""
     name, sep, rest = text.partition(":")
@@ -55,14 +63,22 @@ def _agent_option(text: str) -> tuple[str, dict]:
         key, eq, value = item.partition("=")
         if not eq:
             raise argparse.ArgumentTypeError(f"agent {name!r}: {item!r} is not key=value")
-        try:
-            params[key.strip()] = json.loads(value)
-        except json.JSONDecodeError:
-            params[key.strip()] = value.strip()
+        params[key.strip()] = _json_or_text(value)
     return name, params
 
 
+def _param_option(text: str) -> tuple[str, object]:
+    """``key=value`` of ``--param``; the value read as JSON when it parses."""
+    key, eq, value = text.partition("=")
+    if not eq or not key.strip():
+        raise argparse.ArgumentTypeError(
+            f"a game parameter is key=value, e.g. 'width=9' or 'heaps=[3,4,5]', got {text!r}"
+        )
+    return key.strip(), _json_or_text(value)
+
+
 def _session_from_args(args: argparse.Namespace):
+    from .games.chameleon import ORIGINAL_MOVE_LIMIT
     from .tournament import Session, load_session
 
     if args.session_file:
@@ -76,16 +92,28 @@ def _session_from_args(args: argparse.Namespace):
         for k, v in (("depth", args.depth), ("time_ms", args.time_ms), ("nodes", args.nodes))
         if v is not None
     }
+    names = [name for name, _ in args.agent]
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ValueError(f"agent name(s) given twice: {', '.join(twice)}; give each agent once")
+    chameleon = args.game == "chameleon"
+    params = dict(args.param)
+    if len(params) != len(args.param):
+        raise ValueError("a --param is given twice; give each parameter once")
+    design = args.design or ("original" if chameleon else "every")
+    move_limit = args.move_limit or (ORIGINAL_MOVE_LIMIT if chameleon else None)
     return Session(
         args.name,
         dict(args.agent),
-        design=args.design,
+        game=args.game,
+        game_params=params,
+        design=design,
         players=args.players,
         seatings=args.seating,
         budget=budget,
         repetitions=args.repetitions,
         seed=args.seed,
-        move_limit=args.move_limit,
+        move_limit=move_limit,
     )
 
 
@@ -135,6 +163,24 @@ def cmd_tournament(args: argparse.Namespace) -> int:
         print("interrupted: run the same command again to play the missing games")
         return 130
     _print_summary(session_records(out, session))
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """``games``: the registered games with their parameters and heuristics."""
+    from .games.registry import game_entry, game_names, get_game
+    from .search.registry import ALGORITHMS
+
+    for name in game_names():
+        entry = game_entry(name)
+        game = get_game(name)
+        print(f"{name}: {entry.long_name}")
+        for p in entry.params:
+            print(f"  --param {p.name}={json.dumps(p.default)}  {p.doc}")
+        default = game.heuristics.default
+        names = ", ".join(n + (" (default)" if n == default else "") for n in game.heuristics.names)
+        print(f"  heuristics: {names}")
+    print(f"algorithms: {', '.join(ALGORITHMS)}")
     return 0
 
 
@@ -207,7 +253,8 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``chameleon-lab``."""
     parser = argparse.ArgumentParser(
-        prog="chameleon-lab", description="Game-tree search workbench for Chameleon Chess."
+        prog="chameleon-lab",
+        description="Game-tree search workbench: Chameleon Chess and the games of its seeds.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -266,7 +313,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME:key=value,...",
         help="an agent, e.g. 'para:algorithm=paranoid,flavour=thesis' (repeat for more)",
     )
-    tour.add_argument("--design", default="original", help="original (default), every or fixed")
+    tour.add_argument(
+        "--game", default="chameleon", help="the game by name (default chameleon; see 'games')"
+    )
+    tour.add_argument(
+        "--param",
+        action="append",
+        type=_param_option,
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game parameter, e.g. width=9 (repeat for more)",
+    )
+    tour.add_argument(
+        "--design",
+        help="original (Chameleon's default), every (other games' default) or fixed",
+    )
     tour.add_argument("--players", type=_positive, help="seats a game for --design every")
     tour.add_argument(
         "--seating",
@@ -278,10 +339,17 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--nodes", type=_positive, help="default budget: nodes a move")
     tour.add_argument("--repetitions", type=_positive, default=1, help="plays of each seating")
     tour.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
-    tour.add_argument("--move-limit", type=_positive, default=100, help="moves a game (100)")
+    tour.add_argument(
+        "--move-limit",
+        type=_positive,
+        help="moves a game (default: 100 for Chameleon Chess as the original, else none)",
+    )
     _runner_options(tour)
     tour.add_argument("--out", help="records file (default data/tournaments/NAME.jsonl)")
     tour.set_defaults(func=cmd_tournament)
+
+    games = sub.add_parser("games", help="list the games, their parameters and heuristics")
+    games.set_defaults(func=cmd_games)
 
     summ = sub.add_parser(
         "summary", help="the thesis's tables of records files or legacy session files"

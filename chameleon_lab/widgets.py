@@ -19,15 +19,38 @@ from itertools import pairwise
 from typing import Any
 
 from .agents import Agent, Decision
-from .games.chameleon import Colour, Game, Position
+from .games.chameleon import Game, Position
+from .games.match import Match
+from .games.registry import get_game
 from .tournament.play import record_positions
+
+
+def _picture(position: Any, last_move: str | None) -> str:
+    """The position's SVG, with the last move marked where the game's picture can."""
+    if isinstance(position, Position):
+        return position.svg(last_move=last_move)
+    return position.svg()
+
+
+def _player(position: Any, player: int) -> str:
+    return position.game.info.player_name(int(player))
+
+
+def _move_between(before: Any, after: Any) -> str:
+    """The notation of the legal move leading from ``before`` to ``after``."""
+    if isinstance(before, Position):
+        return str(before.move_to(after))
+    for move, child in zip(before.legal_moves, before.successors(), strict=True):
+        if child == after:
+            return str(move)
+    raise ValueError(f"no legal move leads from {before!r} to {after!r}")
 
 
 class GameViewer:
     """Step through a game: ``GameViewer(record)`` or ``GameViewer(positions=[...])``."""
 
     def __init__(
-        self, record: dict[str, Any] | None = None, *, positions: Sequence[Position] = ()
+        self, record: dict[str, Any] | None = None, *, positions: Sequence[Any] = ()
     ) -> None:
         import ipywidgets as w
 
@@ -36,7 +59,7 @@ class GameViewer:
             self.moves = [m["move"] for m in record["moves"]]
         else:
             self.positions = list(positions)
-            self.moves = [str(a.move_to(b)) for a, b in pairwise(self.positions)]
+            self.moves = [_move_between(a, b) for a, b in pairwise(self.positions)]
         if not self.positions:
             raise ValueError("a game viewer needs a record or at least one position")
         self.slider = w.IntSlider(0, 0, len(self.positions) - 1, description="move")
@@ -61,32 +84,47 @@ class GameViewer:
         """Draw the position at the slider."""
         k = self.slider.value
         last = self.moves[k - 1] if k > 0 else None
-        self.board.value = self.positions[k].svg(last_move=last)
         pos = self.positions[k]
-        state = "game over" if pos.is_over else f"{pos.to_move.name} to move"
+        self.board.value = _picture(pos, last)
+        state = "game over" if pos.is_over else f"{_player(pos, pos.to_move)} to move"
         self.caption.value = f"<b>position {k}</b> of {len(self.positions) - 1}: " + (
             f"after {html.escape(last)}, {state}" if last else f"start, {state}"
         )
 
 
 class PlayAgainst:
-    """Play ``seat`` (default RED) against ``agent`` on the other seats of ``players``."""
+    """Play ``seat`` against ``agent`` on the other seats, in the agent's game.
+
+    Chameleon Chess seats ``players`` (default all four) under ``move_limit``; another
+    game starts from its start position with its default parameters, or from ``start``
+    (a position of the agent's game). ``seat`` is a player's name (``"RED"``, ``"X"``)
+    or number; by default the first player.
+    """
 
     def __init__(
         self,
         agent: Agent,
         *,
-        seat: Colour | str = "RED",
+        seat: int | str | None = None,
         players: str = "RGYB",
-        move_limit: int = 100,
+        move_limit: int | None = 100,
+        start: Any = None,
     ) -> None:
         import ipywidgets as w
 
         self.agent = agent
-        self.seat = Colour[seat] if isinstance(seat, str) else Colour(seat)
-        self.game = Game(players=players, move_limit=move_limit)
-        if self.seat not in self.game.position.players_alive:
-            raise ValueError(f"seat {self.seat.name} is not among the players {players!r}")
+        if start is None and agent.game == "chameleon":
+            self.game: Match = Game(players=players, move_limit=move_limit)
+        else:
+            start = get_game(agent.game).start() if start is None else start
+            self.game = Match(start, move_limit=move_limit)
+        info = self.game.position.game.info
+        self.seat = _seat_number(info, seat)
+        if self.seat not in [int(p) for p in info.players]:
+            raise ValueError(
+                f"seat {info.player_name(self.seat)} does not play here; the players: "
+                + ", ".join(info.player_name(p) for p in info.players)
+            )
         self.moves = w.Dropdown(description="your move")
         self.play_button = w.Button(description="play", button_style="primary")
         self.board = w.HTML()
@@ -103,7 +141,7 @@ class PlayAgainst:
         self.show()
 
     def _agent_moves(self) -> None:
-        while not self.game.is_over and self.game.position.to_move != self.seat:
+        while not self.game.is_over and int(self.game.position.to_move) != self.seat:
             decision = self.agent.choose(self.game.position)
             self.decisions.append(decision)
             self.game.play(decision.move)
@@ -122,16 +160,17 @@ class PlayAgainst:
     def show(self) -> None:
         """Redraw the board, the move list and the agent's last root scores."""
         pos = self.game.position
-        self.board.value = pos.svg(last_move=self.last)
+        self.board.value = _picture(pos, self.last)
         if self.game.is_over:
             result = self.game.result
             self.status.value = f"<b>game over</b>: {result.reason}, survivors " + ", ".join(
-                c.name for c in result.survivors
+                _player(pos, c) for c in result.survivors
             )
             self.moves.options = []
             self.play_button.disabled = True
         else:
-            self.status.value = f"you play <b>{self.seat.name}</b>; {len(self.game)} moves so far"
+            you = _player(pos, self.seat)
+            self.status.value = f"you play <b>{you}</b>; {len(self.game)} moves so far"
             options = [str(m) for m in pos.legal_moves]
             self.moves.options = options
             self.moves.value = options[0]
@@ -147,3 +186,15 @@ class PlayAgainst:
                 f"{d.nodes:,} nodes)<table><tr><th>move</th><th>root score</th></tr>"
                 f"{rows}</table>"
             )
+
+
+def _seat_number(info: Any, seat: int | str | None) -> int:
+    """A seat given by player name (any case) or number; ``None``: the first player."""
+    if seat is None:
+        return int(info.players[0])
+    if isinstance(seat, str):
+        names = [n.upper() for n in info.player_names]
+        if seat.strip().upper() not in names:
+            raise ValueError(f"unknown seat {seat!r}; the seats: {', '.join(info.player_names)}")
+        return names.index(seat.strip().upper())
+    return int(seat)

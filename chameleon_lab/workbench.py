@@ -18,9 +18,11 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .search.registry import algorithm_names
+
 NOTEBOOKS = ("01_game", "02_trees", "03_complexity", "04_thesis_tables", "05_time_budgets")
 SOURCES = ("legacy", "thesis", "improved")
-ALGORITHMS = ("maxn", "maxnis", "paranoid", "hypermax")
+ALGORITHMS = algorithm_names()
 
 PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     "quick": {
@@ -91,6 +93,18 @@ def check_numbers(name: str, values: Sequence[Any], low: float = 1) -> list[Any]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or v < low:
             raise ValueError(f"{name} must hold numbers >= {low}, got {v!r} in {values!r}")
     return list(values)
+
+
+def check_game(name: Any, params: Any = None) -> Any:
+    """The game ``name`` with ``params`` (a mapping) from the registry, or
+    ``ValueError`` listing the games or the game's parameters."""
+    from .games.registry import get_game
+
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        raise ValueError(f"game_params must be a mapping of parameter to value, got {params!r}")
+    return get_game(name, **params)
 
 
 class NotebookFailed(RuntimeError):

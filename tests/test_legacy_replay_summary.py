@@ -12,10 +12,12 @@ from chameleon_lab.analysis import aggregate, session_summary
 from chameleon_lab.analysis.stats import compare, ratings, win_rates
 from chameleon_lab.cli import main
 from chameleon_lab.games.chameleon import Position
+from chameleon_lab.games.match import Result
 from chameleon_lab.tournament import tables
 from chameleon_lab.tournament.legacy import load_legacy, load_records
 from chameleon_lab.tournament.play import finish_record
 from chameleon_lab.tournament.replay import replay
+from chameleon_lab.tournament.seatings import SEATS
 
 
 @pytest.fixture(scope="module")
@@ -170,7 +172,8 @@ def _records(outcomes):
             "moves": [],
         }
         final = Position.start("RG") if winner is None else _won_by(survivors[0])
-        out.append(finish_record(base, seating, final, "winner" if winner else "move_limit"))
+        result = Result(final.players_alive, "winner" if winner else "move_limit")
+        out.append(finish_record(base, seating, final, result, SEATS))
     return out
 
 

@@ -127,3 +127,43 @@ def test_without_the_reference_data_notebooks_say_so_and_run_fresh(name, params,
     else:
         assert "playing afresh (thesis flavour)" in text
         assert (tmp_path / "d" / "thesis_sessions_thesis.csv").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "params", "expected"),
+    [
+        ("01_game", {"agent_depth": 2, "game": "tictactoe"}, "TicTacToe: players X, O"),
+        (
+            "01_game",
+            {"agent_depth": 1, "game": "gomoku", "game_params": {"width": 5, "height": 4}},
+            "perft 1..3: [20, 380, 6840]",
+        ),
+        (
+            "03_complexity",
+            {"game": "nim", "game_params": {"heaps": [2, 3]}, **TINY["03_complexity"]},
+            "complexity_nim",
+        ),
+        ("03_complexity", {"game": "dice", **TINY["03_complexity"]}, "complexity_perft_dice"),
+    ],
+)
+def test_notebooks_01_and_03_take_any_game(name, params, expected, tmp_path):
+    params = {"figures_dir": str(tmp_path / "f"), "data_dir": str(tmp_path / "d"), **params}
+    if name == "03_complexity":
+        params["players"] = None  # the game's own player count
+    report = json.loads(run_notebook(name, params, tmp_path / "reports").read_text())
+    text = json.dumps([c.get("outputs", []) for c in report["cells"]])
+    if name == "01_game":
+        assert expected in text and "<svg" in text
+    else:
+        rows = list(csv.reader((tmp_path / "d" / f"{expected}.csv").open()))
+        assert len(rows) >= 2
+
+
+def test_notebooks_refuse_unknown_games(tmp_path):
+    with pytest.raises(NotebookFailed, match="unknown game 'go'; valid games: chameleon"):
+        run_notebook(
+            "03_complexity",
+            {"figures_dir": str(tmp_path), "data_dir": str(tmp_path), "game": "go"},
+            tmp_path / "reports",
+        )

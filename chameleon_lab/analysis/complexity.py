@@ -1,10 +1,12 @@
-"""The game's complexity (thesis table 3.1): branching factor, game length, b^d.
+"""A game's complexity (thesis table 3.1): branching factor, game length, b^d.
 
-As the thesis did: self-play games of one agent (MaxN-IS) with a probability of a
-random move instead of a search, to vary the games like human mistakes; per game the
-mean and median number of legal moves over its positions and its length in moves;
-then b^d with b the mean branching factor and d the mean length. Two-player games
-seat RED and YELLOW, three-player games RED, GREEN and YELLOW, as the thesis's runs.
+As the thesis did for Chameleon Chess, for every game of the library: self-play games
+of one agent (the thesis: MaxN-IS) with a probability of a random move instead of a
+search, to vary the games like human mistakes; per game the mean and median number of
+legal moves over its positions and its length in moves; then b^d with b the mean
+branching factor and d the mean length. Chameleon Chess seats RED and YELLOW for two
+players and RED, GREEN and YELLOW for three, as the thesis's runs; other games seat
+all their players.
 
 Also the count of board arrangements by the thesis's formula, and perft growth.
 """
@@ -19,26 +21,49 @@ import numpy as np
 import pandas as pd
 
 from ..games.chameleon import Position
+from ..games.registry import get_game
 from ..tournament import Session, run_session, tables
 
+#: Chameleon Chess's seatings of the thesis's runs, by player count.
 SEATINGS = {2: "a,_,a,_", 3: "a,a,a,_", 4: "a,a,a,a"}
 
 
+def player_counts(game: str = "chameleon", **params: Any) -> list[int]:
+    """The player counts a game can be played with (Chameleon Chess: 2, 3 and 4)."""
+    if game == "chameleon":
+        return sorted(SEATINGS)
+    return [get_game(game, **params).info.n_players]
+
+
 def complexity_session(
-    players: int, p_random: float, games: int, agent: Mapping[str, Any], seed: int = 0
+    players: int,
+    p_random: float,
+    games: int,
+    agent: Mapping[str, Any],
+    seed: int = 0,
+    *,
+    game: str = "chameleon",
+    game_params: Mapping[str, Any] | None = None,
 ) -> Session:
     """Self-play session: ``games`` games of ``players`` copies of ``agent`` with random
-    moves at probability ``p_random``."""
-    if players not in SEATINGS:
-        raise ValueError(f"players must be 2, 3 or 4, got {players!r}")
+    moves at probability ``p_random``, in ``game`` (with ``game_params``)."""
+    game_params = dict(game_params or {})
+    valid = player_counts(game, **game_params)
+    if players not in valid:
+        raise ValueError(f"{game} plays with {valid} players, got {players!r}")
     params = {**agent, "random_move_probability": p_random}
+    seating = SEATINGS[players] if game == "chameleon" else ",".join(["a"] * players)
+    suffix = "" if game == "chameleon" else f"{game}-"
     return Session(
-        f"complexity-{players}p-r{p_random:g}",
+        f"complexity-{suffix}{players}p-r{p_random:g}",
         {"a": params},
         design="fixed",
-        seatings=[SEATINGS[players]],
+        seatings=[seating],
         repetitions=games,
         seed=seed,
+        game=game,
+        game_params=game_params,
+        move_limit=100 if game == "chameleon" else None,
     )
 
 
@@ -64,12 +89,16 @@ def run_complexity(
     seed: int = 0,
     workers: int | None = None,
     progress: bool = True,
+    game: str = "chameleon",
+    game_params: Mapping[str, Any] | None = None,
 ) -> pd.DataFrame:
     """Play the self-play games for every player count and probability; per-game rows."""
     records = []
     for n in players:
         for p in probabilities:
-            session = complexity_session(n, p, games, agent, seed)
+            session = complexity_session(
+                n, p, games, agent, seed, game=game, game_params=game_params
+            )
             records += run_session(session, workers=workers, progress=progress).records
     return per_game(records)
 
@@ -95,11 +124,23 @@ def board_arrangements(max_pawns: int = 16, squares: int = 64) -> int:
     return sum(math.comb(squares, i) * math.perm(max_pawns, i) for i in range(1, max_pawns + 1))
 
 
-def perft_growth(players: Sequence[str] = ("RG", "RGY", "RGYB"), depth: int = 4) -> pd.DataFrame:
-    """Leaves of the game tree 1..``depth`` plies deep from the start of each seating."""
+def perft_growth(
+    players: Sequence[str] = ("RG", "RGY", "RGYB"),
+    depth: int = 4,
+    *,
+    game: str = "chameleon",
+    game_params: Mapping[str, Any] | None = None,
+) -> pd.DataFrame:
+    """Leaves of the game tree 1..``depth`` plies deep from the start of each
+    Chameleon seating in ``players``, or (another ``game``) from the game's start,
+    labelled by the game in the ``seating`` column."""
+    if game == "chameleon":
+        starts = {seating: Position.start(seating) for seating in players}
+    else:
+        spec = get_game(game, **(game_params or {}))
+        starts = {repr(spec): spec.start()}
     rows = []
-    for seating in players:
-        start = Position.start(seating)
+    for label, start in starts.items():
         for d in range(1, depth + 1):
-            rows.append({"seating": seating, "depth": d, "leaves": start.perft(d)})
+            rows.append({"seating": label, "depth": d, "leaves": start.perft(d)})
     return pd.DataFrame(rows)

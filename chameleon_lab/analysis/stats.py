@@ -25,7 +25,6 @@ import pandas as pd
 from scipy import optimize, stats
 
 from ..tournament.records import Tables
-from ..tournament.seatings import SEATS
 
 _RANK = {"loss": 0, "draw": 1, "win": 2}
 ELO_PER_NAT = 400.0 / np.log(10.0)
@@ -119,7 +118,8 @@ def by_seat(t: Tables, confidence: float = 0.95) -> tuple[pd.DataFrame, pd.DataF
     test of independence of seat and result (does the starting seat matter?)."""
     seats = t.seats.merge(t.games[["session_id", "game", "players"]], on=["session_id", "game"])
     table = _rate_table(seats, ["players", "seat"], "seat_result", confidence)
-    table["seat"] = pd.Categorical(table["seat"], categories=SEATS, ordered=True)
+    order = list(t.seats["seat"].cat.categories) if hasattr(t.seats["seat"], "cat") else None
+    table["seat"] = pd.Categorical(table["seat"], categories=order, ordered=True)
     tests = []
     for players, group in seats.groupby("players", observed=True):
         counts = pd.crosstab(group["seat"], group["seat_result"])

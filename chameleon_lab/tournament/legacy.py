@@ -24,8 +24,10 @@ from typing import Any
 
 from ..games.chameleon import Colour, Position
 from ..games.chameleon.game import ORIGINAL_MOVE_LIMIT
+from ..games.match import Result
 from .play import RECORD_KIND, RECORD_VERSION, finish_record
 from .records import read_records
+from .seatings import SEATS
 from .session import Session
 
 #: name in a session file -> (algorithm, heuristic, normalize); see the module docstring
@@ -195,7 +197,8 @@ def _game(
         start=positions[0].to_compact(),
         moves=moves,
     )
-    return positions, finish_record(record, seating, final, reason)
+    result = Result(tuple(final.players_alive), reason)
+    return positions, finish_record(record, seating, final, result, SEATS)
 
 
 def load_records(path: str | Path) -> list[dict[str, Any]]:

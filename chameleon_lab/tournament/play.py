@@ -4,15 +4,19 @@ A record is one JSON-friendly dict (one line of a records file, see :mod:`.recor
 
 * ``session`` (the session's parameters), ``session_id`` (its fingerprint), ``game``
   (index in the session), ``repetition``, ``seed``, ``source`` and ``versions``;
-* ``seating``: four entries, RED GREEN YELLOW BLUE, each an agent name or ``None``;
+* ``game_name`` and ``game_params`` (the game played; records without them are
+  Chameleon Chess) and ``seats``, the game's seat names (RED GREEN YELLOW BLUE for
+  Chameleon Chess);
+* ``seating``: one entry per seat, each an agent name or ``None``;
   ``agents``: the full parameters of each seated agent by name;
-* ``start`` and ``final``: compact positions; ``moves``: one dict per move with the
-  move, the seat that made it, the pawns on the board and the number of legal moves
-  before it (the branching factor), and what the search
-  did (``depth``, ``expanded``, ``evaluated``, ``time_ms``, ``random``);
-* ``reason`` (``"winner"`` or ``"move_limit"``), ``survivors`` (seat colours),
-  ``outcomes`` per agent and ``seat_results`` per seat, as defined in
-  :func:`outcomes` and :func:`seat_results`.
+* ``start`` and ``final``: the positions (Chameleon Chess: compact strings; other
+  games: their JSON form); ``moves``: one dict per move with the move in notation,
+  the seat that made it, the number of legal moves before it (the branching factor),
+  Chameleon's pawns on the board, and what the search did (``depth``, ``expanded``,
+  ``evaluated``, ``time_ms``, ``random``);
+* ``reason`` (``"winner"``, ``"draw"`` or ``"move_limit"``), ``survivors`` (the seats
+  sharing the best result), ``outcomes`` per agent and ``seat_results`` per seat, as
+  defined in :func:`outcomes` and :func:`seat_results`.
 
 ``time_ms`` is wall-clock time and the only field that differs between two runs of
 the same seed (:func:`without_times` removes it for comparisons).
@@ -25,9 +29,11 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..agents import Agent
-from ..games.chameleon import Colour, Game, Position
-from .seatings import Seating
+from ..agents import DEFAULT_GAME, Agent
+from ..games.chameleon import Position
+from ..games.match import Match
+from ..games.registry import Game, get_game
+from .seatings import SEATS, Seating
 from .session import GameTask
 
 RECORD_KIND = "chameleon_lab/game"
@@ -79,25 +85,39 @@ def seat_results(seating: Seating, survivors: Sequence[int]) -> list[str | None]
 
 
 def finish_record(
-    base: dict[str, Any], seating: Seating, final: Position, reason: str
+    base: dict[str, Any], seating: Seating, final: Any, result: Any, seats: Sequence[str]
 ) -> dict[str, Any]:
     """Add the final position, the reason and the results to a record under construction."""
-    survivors = [int(c) for c in final.players_alive]
+    survivors = [int(c) for c in result.survivors]
     base.update(
-        final=final.to_compact(),
-        reason=reason,
-        survivors=[Colour(s).name for s in survivors],
+        final=position_text(final),
+        reason=result.reason,
+        survivors=[seats[s] for s in survivors],
         outcomes=outcomes(seating, survivors),
         seat_results=seat_results(seating, survivors),
     )
     return base
 
 
+def position_text(position: Any) -> Any:
+    """How a record holds a position: Chameleon's compact string, else its JSON form."""
+    return position.to_compact() if isinstance(position, Position) else position.to_json()
+
+
+def task_game(task: GameTask) -> Game:
+    """The game of a task's seating (Chameleon Chess: the seated colours)."""
+    if task.game_name == DEFAULT_GAME:
+        occupied = [seat for seat, name in enumerate(task.seating) if name is not None]
+        return get_game(DEFAULT_GAME, players=occupied)
+    return get_game(task.game_name, **task.game_params)
+
+
 _WARM: set[str] = set()
 
 
-def warm_up(params: dict[str, Any]) -> None:
-    """Compile the search an agent of ``params`` uses, once per process.
+def warm_up(params: dict[str, Any], start: Any) -> None:
+    """Compile the search an agent of ``params`` uses in the game of ``start``, once per
+    process and game.
 
     The compiled code of a search is built at its first call (about a second); without
     this, that second would count as the first move's thinking time. A process pool
@@ -105,9 +125,9 @@ def warm_up(params: dict[str, Any]) -> None:
     """
     trial = {k: v for k, v in params.items() if k not in ("depth", "time_ms", "nodes")}
     trial.update(depth=1, random_move_probability=0.0)
-    key = repr(sorted(trial.items()))
+    key = repr((sorted(trial.items()), repr(start.game)))
     if key not in _WARM:
-        Agent.from_params(trial).choose(Position.start())
+        Agent.from_params(trial).choose(start)
         _WARM.add(key)
 
 
@@ -117,36 +137,37 @@ def play_game(task: GameTask) -> dict[str, Any]:
     Each seat gets its own :class:`~chameleon_lab.agents.Agent` with the seat's seed,
     so a game is the same whoever plays it, wherever.
     """
+    game = task_game(task)
+    seat_names = game.info.player_names
+    start = game.start()
     for params in task.agents.values():
-        warm_up(params)
+        warm_up(params, start)
     seats = {
         seat: Agent.from_params({**task.agents[name], "seed": task.seat_seed(seat)})
         for seat, name in enumerate(task.seating)
         if name is not None
     }
-    occupied = [Colour(s) for s in seats]
-    game = Game(players=occupied, move_limit=task.move_limit)
+    match = Match(start, move_limit=task.move_limit)
     moves = []
-    while not game.is_over:
-        position = game.position
+    while not match.is_over:
+        position = match.position
         seat = int(position.to_move)
         t0 = time.perf_counter()
         decision = seats[seat].choose(position)
         elapsed = (time.perf_counter() - t0) * 1000.0
-        moves.append(
-            {
-                "move": str(decision.move),
-                "seat": Colour(seat).name,
-                "pawns": len(position.pawns),
-                "legal": len(decision.moves),
-                "depth": decision.depth,
-                "expanded": decision.expanded,
-                "evaluated": decision.evaluated,
-                "time_ms": elapsed,
-                "random": decision.random,
-            }
+        move: dict[str, Any] = {"move": str(decision.move), "seat": seat_names[seat]}
+        if isinstance(position, Position):
+            move["pawns"] = len(position.pawns)
+        move.update(
+            legal=len(decision.moves),
+            depth=decision.depth,
+            expanded=decision.expanded,
+            evaluated=decision.evaluated,
+            time_ms=elapsed,
+            random=decision.random,
         )
-        game.play(decision.move)
+        moves.append(move)
+        match.play(decision.move)
     record = {
         "record": RECORD_KIND,
         "version": RECORD_VERSION,
@@ -159,16 +180,36 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "seating": list(task.seating),
         "agents": task.agents,
         "move_limit": task.move_limit,
-        "start": game.positions[0].to_compact(),
+        "start": position_text(start),
         "moves": moves,
         "versions": versions(),
     }
-    return finish_record(record, task.seating, game.position, game.result.reason)
+    if task.game_name != DEFAULT_GAME:
+        record.update(
+            game_name=task.game_name,
+            game_params=start.to_json()["params"],
+            seats=list(seat_names),
+        )
+    return finish_record(record, task.seating, match.position, match.result, seat_names)
 
 
-def record_positions(record: dict[str, Any]) -> list[Position]:
+def record_game(record: dict[str, Any]) -> Game:
+    """The game a record was played in (Chameleon Chess for records without one)."""
+    return get_game(record.get("game_name", DEFAULT_GAME), **record.get("game_params", {}))
+
+
+def record_seats(record: dict[str, Any]) -> tuple[str, ...]:
+    """The seat names of a record's game, in seat order."""
+    return tuple(record.get("seats", SEATS))
+
+
+def record_positions(record: dict[str, Any]) -> list[Any]:
     """Every position of a record's game: its start, then one after each move."""
-    positions = [Position.from_compact(record["start"])]
+    if record.get("game_name", DEFAULT_GAME) == DEFAULT_GAME:
+        start = Position.from_compact(record["start"])
+    else:
+        start = record_game(record).from_json(record["start"])
+    positions = [start]
     for m in record["moves"]:
         positions.append(positions[-1].play(m["move"]))
     return positions

@@ -27,8 +27,7 @@ from typing import Any
 
 import pandas as pd
 
-from .play import RECORD_KIND
-from .seatings import SEATS
+from .play import RECORD_KIND, record_seats
 
 
 class TornLineWarning(UserWarning):
@@ -184,15 +183,17 @@ def _rows(records: Iterable[dict[str, Any]]) -> Iterator[tuple[dict, list[dict],
         mode, mode_value = _mode(r)
         key = {"session": session, "session_id": r["session_id"], "game": int(r["game"])}
         seating = r["seating"]
+        seat_names = record_seats(r)
         game = {
             **key,
+            "game_name": r.get("game_name", "chameleon"),
             "repetition": r.get("repetition", 0),
             "seed": r.get("seed"),
             "source": r.get("source", "chameleon_lab"),
             "mode": mode,
             "mode_value": mode_value,
             "players": sum(s is not None for s in seating),
-            **{f"seat_{c}": seating[i] for i, c in enumerate(SEATS)},
+            **{f"seat_{c}": seating[i] for i, c in enumerate(seat_names)},
             "moves": len(r["moves"]),
             "reason": r["reason"],
             "survivors": ",".join(r["survivors"]),
@@ -206,13 +207,13 @@ def _rows(records: Iterable[dict[str, Any]]) -> Iterator[tuple[dict, list[dict],
                 "seat_result": r["seat_results"][i],
                 "outcome": r["outcomes"][seating[i]],
             }
-            for i, c in enumerate(SEATS)
+            for i, c in enumerate(seat_names)
             if seating[i] is not None
         ]
         order = list(r["session"]["agents"])  # the session's own agent order
         for row in seats:
             row["agent_index"] = order.index(row["agent"]) if row["agent"] in order else -1
-        seat_agent = dict(zip(SEATS, seating, strict=True))
+        seat_agent = dict(zip(seat_names, seating, strict=True))
         moves = [
             {
                 **key,
@@ -239,6 +240,8 @@ _GAME_COLUMNS = ["session", "session_id", "game"]
 def tables(records: Iterable[dict[str, Any]]) -> Tables:
     """Tidy tables of records, sorted by session and game (records may come in any order)."""
     games, seats, moves = [], [], []
+    records = list(records)
+    names = list(dict.fromkeys(name for r in records for name in record_seats(r)))
     for g, s, m in _rows(records):
         games.append(g)
         seats.extend(s)
@@ -251,8 +254,8 @@ def tables(records: Iterable[dict[str, Any]]) -> Tables:
         for col in ("depth", "time_ms"):
             if col in df:
                 df[col] = df[col].astype(float)
-        if "seat" in df:  # colour order, not alphabetical
-            df["seat"] = pd.Categorical(df["seat"], categories=SEATS, ordered=True)
+        if "seat" in df:  # the games' seat order, not alphabetical
+            df["seat"] = pd.Categorical(df["seat"], categories=names, ordered=True)
     return Tables(
         games_df.sort_values(order, kind="stable").reset_index(drop=True),
         seats_df.sort_values(order, kind="stable").reset_index(drop=True),

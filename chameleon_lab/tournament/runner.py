@@ -32,7 +32,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
-from .play import play_game, warm_up
+from .play import play_game, task_game, warm_up
 from .records import RecordWriter, TornLineWarning, read_records
 from .session import GameTask, Session
 
@@ -96,8 +96,9 @@ def _pool(tasks: Sequence[GameTask], workers: int) -> Iterator[tuple[bool, Any]]
     ctx = multiprocessing.get_context(method)
     if method == "fork":
         for task in tasks:  # warm_up compiles each kind of search once
+            start = task_game(task).start()
             for params in task.agents.values():
-                warm_up(params)
+                warm_up(params, start)
     pool = ctx.Pool(workers, initializer=_ignore_sigint)
     try:
         yield from pool.imap_unordered(_play_safely, tasks, chunksize=1)

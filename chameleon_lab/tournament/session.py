@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import Agent
+from ..agents import DEFAULT_GAME, Agent
 from ..games.chameleon import ORIGINAL_MOVE_LIMIT
+from ..games.registry import Game, get_game, resolve_params
 from .seatings import Seating, check_seatings, every_seating, original_seatings
 
 DESIGNS = ("original", "every", "fixed")
@@ -43,6 +44,8 @@ class GameTask:
     seed: int
     agents: dict[str, dict[str, Any]]  # resolved Agent params by name
     move_limit: int | None
+    game_name: str = DEFAULT_GAME
+    game_params: dict[str, Any] = field(default_factory=dict)
 
     def seat_seed(self, seat: int) -> int:
         """The seed of the agent at ``seat`` in this game."""
@@ -51,13 +54,17 @@ class GameTask:
 
 @dataclass(frozen=True)
 class Session:
-    """Agents by name, a seating design, a default budget, repetitions, seed, move limit.
+    """Agents by name, a game, a seating design, a default budget, repetitions, seed,
+    move limit.
 
     * ``agents``: name -> :class:`~chameleon_lab.agents.Agent` parameters (for example
-      ``{"algorithm": "paranoid", "flavour": "thesis"}``).
-    * ``design``: ``"original"`` (the original's seatings, :func:`.original_seatings`),
-      ``"every"`` (every seating of ``players`` seats, :func:`.every_seating`) or
-      ``"fixed"`` (the given ``seatings``, e.g. ``["maxn,paranoid,_,_"]``).
+      ``{"algorithm": "paranoid", "flavour": "thesis"}``); they play ``game``.
+    * ``game`` and ``game_params``: the game by its registry name and its parameters
+      (Chameleon Chess takes none here: each seating says which colours play).
+    * ``design``: ``"original"`` (the original Chameleon program's seatings,
+      :func:`.original_seatings`), ``"every"`` (every seating of ``players`` seats,
+      :func:`.every_seating`; other games seat all their players) or ``"fixed"``
+      (the given ``seatings``, e.g. ``["maxn,paranoid,_,_"]``, one entry per seat).
     * ``budget``: ``depth``/``time_ms``/``nodes`` for agents that give none themselves.
     * ``repetitions``: every seating is played this often, each game with its own seed.
     """
@@ -72,10 +79,23 @@ class Session:
     seed: int = 0
     move_limit: int | None = ORIGINAL_MOVE_LIMIT
     red_occupied: bool = False
+    game: str = DEFAULT_GAME
+    game_params: Mapping[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
             raise ValueError(f"a session needs a non-empty name, got {self.name!r}")
+        if isinstance(self.game, Game):
+            object.__setattr__(self, "game", self.game.name)
+        if not isinstance(self.game_params, Mapping):
+            raise ValueError(f"game_params must be a mapping, got {self.game_params!r}")
+        if self.game == DEFAULT_GAME and self.game_params:
+            raise ValueError(
+                "Chameleon Chess takes no game_params in a session: each seating says "
+                "which colours play"
+            )
+        # a known game and valid parameters, stored resolved (defaults filled in)
+        object.__setattr__(self, "game_params", resolve_params(self.game, self.game_params))
         if not isinstance(self.agents, Mapping) or not self.agents:
             raise ValueError("a session needs agents: a mapping of name -> agent parameters")
         if self.design not in DESIGNS:
@@ -94,6 +114,11 @@ class Session:
         if ml is not None and (isinstance(ml, bool) or not isinstance(ml, int) or ml < 1):
             raise ValueError(f"move_limit must be a whole number >= 1 or None, got {ml!r}")
         object.__setattr__(self, "agents", {str(k): dict(v) for k, v in self.agents.items()})
+        for name, params in self.agents.items():
+            if params.get("game", self.game) != self.game:
+                raise ValueError(
+                    f"agent {name!r} plays {params['game']!r} but the session plays {self.game!r}"
+                )
         object.__setattr__(self, "budget", dict(self.budget))
         self.resolved_agents()  # every agent must build
         self.seating_list()  # and the design must be possible
@@ -106,32 +131,70 @@ class Session:
             merged = dict(params)
             if not any(merged.get(k) is not None for k in BUDGET_KEYS):
                 merged.update(self.budget)
+            if self.game != DEFAULT_GAME:
+                merged["game"] = self.game
             try:
                 out[name] = Agent.from_params(merged).params()
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"agent {name!r}: {exc}") from None
         return out
 
+    def game_spec(self) -> Game:
+        """The session's game with its parameters (Chameleon Chess: all four colours)."""
+        return get_game(self.game, **self.game_params)
+
+    @property
+    def seat_names(self) -> tuple[str, ...]:
+        """The names of the game's seats, in seat order."""
+        return self.game_spec().info.player_names
+
     def seating_list(self) -> list[Seating]:
         """The seatings of one repetition, in game order."""
         names = list(self.agents)
+        seats = self.seat_names
+        chameleon = self.game == "chameleon"
         if self.design == "original":
+            if not chameleon:
+                raise ValueError(
+                    "the original design is the original Chameleon program's; "
+                    f"{self.game} takes 'every' or 'fixed'"
+                )
             if self.seatings is not None or self.players is not None:
                 raise ValueError("the original design takes no seatings or players")
             return original_seatings(names)
         if self.design == "every":
-            if self.players is None:
+            players = self.players
+            if not chameleon:
+                if players not in (None, len(seats)):
+                    raise ValueError(
+                        f"{self.game} seats all its {len(seats)} players; players={players!r}"
+                    )
+                players = len(seats)
+            if players is None:
                 raise ValueError("the 'every' design needs players (2, 3 or 4 seats a game)")
-            return every_seating(names, self.players, red_occupied=self.red_occupied)
+            return every_seating(
+                names, players, red_occupied=self.red_occupied, seats=len(seats)
+            )
         if self.seatings is None:
-            raise ValueError("the 'fixed' design needs seatings, e.g. ['maxn,paranoid,_,_']")
-        return check_seatings(self.seatings, names)
+            example = ",".join(["maxn", "paranoid", *["_"] * (len(seats) - 2)])
+            raise ValueError(f"the 'fixed' design needs seatings, e.g. [{example!r}]")
+        return check_seatings(self.seatings, names, seats, every_seat=not chameleon)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-friendly parameters; :meth:`from_dict` recreates the session."""
+        """Plain JSON-friendly parameters; :meth:`from_dict` recreates the session.
+
+        ``game`` and ``game_params`` appear only for games other than Chameleon Chess,
+        so sessions made before other games existed keep their fingerprints.
+        """
         out = asdict(self)
         if out["seatings"] is not None:
             out["seatings"] = [list(s) for s in self.seating_list()]
+        if self.game == DEFAULT_GAME:
+            del out["game"], out["game_params"]
+        else:
+            out["game_params"] = {
+                k: list(v) if isinstance(v, tuple) else v for k, v in self.game_params.items()
+            }
         return out
 
     @classmethod
@@ -164,7 +227,20 @@ class Session:
                 game = rep * len(seatings) + i
                 seed = _draw_seed([self.seed, rep, i])
                 used = {n: agents[n] for n in dict.fromkeys(s for s in seating if s)}
-                out.append(GameTask(data, sid, game, rep, seating, seed, used, self.move_limit))
+                out.append(
+                    GameTask(
+                        data,
+                        sid,
+                        game,
+                        rep,
+                        seating,
+                        seed,
+                        used,
+                        self.move_limit,
+                        self.game,
+                        dict(self.game_params),
+                    )
+                )
         return out
 
     def __len__(self) -> int:

@@ -1,0 +1,165 @@
+"""Every layer takes a game: agents, sessions, records, the CLI and the widgets play the
+games of the library as they play Chameleon Chess."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from numba import njit
+
+from chameleon_lab.agents import Agent
+from chameleon_lab.cli import main
+from chameleon_lab.games import get_game
+from chameleon_lab.games.match import Match
+from chameleon_lab.tournament import Session, read_records, run_session, tables, without_times
+from chameleon_lab.tournament.play import record_positions
+
+
+def _session(**kw) -> Session:
+    agents = kw.pop("agents", {"mx": {"algorithm": "maxn"}, "pa": {"algorithm": "paranoid"}})
+    kw.setdefault("design", "every")
+    return Session("games", agents, budget={"depth": 2}, **kw)
+
+
+@pytest.mark.parametrize(
+    ("game", "params"),
+    [("tictactoe", {}), ("nim", {"heaps": [2, 3]}), ("dice", {"target": 12, "start": 2})],
+)
+def test_sessions_of_other_games_record_games_that_replay(game, params, tmp_path):
+    session = _session(game=game, game_params=params, repetitions=2)
+    out = tmp_path / "r.jsonl"
+    report = run_session(session, out, workers=1, progress=False)
+    assert report.played == 4  # (mx, pa) and (pa, mx), twice
+    spec = get_game(game, **params)
+    for r in read_records(out):
+        assert (r["game_name"], r["seats"]) == (game, list(spec.info.player_names))
+        positions = record_positions(r)
+        final = positions[-1]
+        assert final.is_over and final == spec.from_json(r["final"])
+        returns = final.returns
+        for seat, name in enumerate(r["seating"]):
+            expected = {1.0: "win", 0.0: "draw", -1.0: "loss"}[returns[seat]]
+            assert r["seat_results"][seat] == expected
+            assert r["outcomes"][name] == expected
+        for m, pos in zip(r["moves"], positions, strict=False):
+            assert m["seat"] == spec.info.player_name(pos.to_move)
+            assert m["legal"] == len(pos.legal_moves)
+    t = tables(read_records(out))
+    assert list(t.seats["seat"].cat.categories) == list(spec.info.player_names)
+    assert set(t.games["game_name"]) == {game}
+    # the same seed gives the same records
+    again = run_session(session, workers=1, progress=False).records
+    assert sorted(map(json.dumps, map(without_times, again))) == sorted(
+        map(json.dumps, map(without_times, read_records(out)))
+    )
+
+
+def test_sessions_check_the_game_and_its_seatings():
+    with pytest.raises(ValueError, match="valid games"):
+        _session(game="chess")
+    with pytest.raises(ValueError, match="k larger than the board"):
+        _session(game="gomoku", game_params={"k": 8})
+    with pytest.raises(ValueError, match="original Chameleon program's"):
+        Session("s", {"a": {}, "b": {}}, game="tictactoe", budget={"depth": 1})
+    with pytest.raises(ValueError, match="needs all of its 2 players"):
+        _session(game="tictactoe", design="fixed", seatings=["mx,_"])
+    with pytest.raises(ValueError, match="takes no game_params"):
+        _session(game="chameleon", game_params={"players": "RG"}, players=2)
+    with pytest.raises(ValueError, match="plays 'nim' but the session plays 'tictactoe'"):
+        _session(game="tictactoe", agents={"a": {"game": "nim"}, "b": {}})
+
+
+def test_fingerprints_of_chameleon_sessions_do_not_mention_the_game():
+    # records made before other games existed keep resuming
+    session = Session("s", {"a": {}, "b": {}}, budget={"depth": 1})
+    assert "game" not in session.to_dict() and "game" not in session.resolved_agents()["a"]
+    assert session.fingerprint == Session("s", {"a": {}, "b": {}}, budget={"depth": 1}).fingerprint
+
+
+def test_agents_play_the_game_they_are_made_for():
+    pos = get_game("tictactoe").start()
+    agent = Agent("paranoid", game="tictactoe", depth=9)
+    decision = agent.choose(pos)
+    assert decision.move in pos.legal_moves and decision.exact
+    assert agent.params()["heuristic"] == "lines"
+    with pytest.raises(ValueError, match="this agent plays chameleon; the position is tictactoe"):
+        Agent("maxn", depth=1).choose(pos)
+    with pytest.raises(ValueError, match="unknown heuristic 'pawns' for tictactoe"):
+        Agent("maxn", game="tictactoe", heuristic="pawns", depth=1)
+    with pytest.raises(ValueError, match="valid games"):
+        Agent("maxn", game="go", depth=1)
+
+
+def test_an_own_heuristic_is_recorded_with_its_fingerprint_and_checked():
+    @njit
+    def centre_first(state, out):
+        out[0] = 1.0 + (state[6 + 4] == 1)
+        out[1] = 1.0 + (state[6 + 4] == 2)
+        out[2] = 0.0
+        out[3] = 0.0
+
+    agent = Agent("maxn", game="tictactoe", heuristic=centre_first, depth=1)
+    params = agent.params()
+    assert params["heuristic"] == "centre_first" and len(params["heuristic_code"]) == 12
+    assert Agent.from_params(params).params() == params  # registered by name now
+    with pytest.raises(ValueError, match="has changed"):
+        Agent.from_params({**params, "heuristic_code": "0" * 12})
+    out = np.zeros(4)
+    get_game("tictactoe").heuristics.get("centre_first").function(
+        get_game("tictactoe").start().play("b2").state, out
+    )
+    assert out[0] == 2.0
+
+
+def test_cli_tournament_takes_a_game_and_its_parameters(tmp_path, capsys):
+    out = tmp_path / "nim.jsonl"
+    argv = ["tournament", "--game", "nim", "--param", "heaps=[1,2,2]", "--depth", "2"]
+    argv += ["--agent", "a:algorithm=paranoid", "--agent", "b:algorithm=maxn", "--quiet"]
+    assert main([*argv, "--out", str(out), "--workers", "1"]) == 0
+    records = read_records(out)
+    assert len(records) == 2 and records[0]["game_params"] == {"heaps": [1, 2, 2], "misere": False}
+    capsys.readouterr()
+    assert main(["games"]) == 0
+    listing = capsys.readouterr().out
+    assert "gomoku: Five-in-a-row" in listing and "--param k=5" in listing
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--game", "chess"], "unknown game 'chess'"),
+        (["--game", "gomoku", "--param", "k=9"], "k larger than the board"),
+        (["--game", "nim", "--param", "heaps=[-1]"], "heaps"),
+        (["--game", "tictactoe", "--design", "original"], "original Chameleon program's"),
+        (["--game", "dice", "--param", "start=7"], "start"),
+        (["--game", "tictactoe", "--agent", "a:algorithm=maxn"], "given twice"),
+    ],
+)
+def test_cli_refuses_bad_games_with_a_message(argv, message, capsys, tmp_path):
+    agents = ["--agent", "a:algorithm=maxn", "--agent", "b:algorithm=paranoid"]
+    code = main(["tournament", *agents, *argv, "--depth", "1", "--out", str(tmp_path / "x")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_widgets_play_and_show_other_games():
+    from chameleon_lab.widgets import GameViewer, PlayAgainst
+
+    game = get_game("tictactoe")
+    widget = PlayAgainst(Agent("paranoid", game="tictactoe", depth=9), seat="O")
+    assert len(widget.game.moves) == 1  # the agent (X) opened
+    before = widget.board.value
+    widget.play(widget.moves.options[0])
+    assert widget.board.value != before and len(widget.game.moves) == 3
+    with pytest.raises(ValueError, match="unknown seat 'RED'; the seats: X, O"):
+        PlayAgainst(Agent("paranoid", game="tictactoe", depth=1), seat="RED")
+    match = Match(game.start())
+    for move in ("a1", "b2", "c3"):
+        match.play(move)
+    viewer = GameViewer(positions=match.positions)
+    assert viewer.moves == ["a1", "b2", "c3"]
+    viewer.step(2)
+    assert "position 2" in viewer.caption.value and "X to move" in viewer.caption.value
