@@ -42,8 +42,8 @@ from .search.api import (
     check_flavour,
     search,
 )
+from .search.core import RootResult
 from .search.deepening import TT_BITS, DeepWorkspace
-from .search.root import RootResult
 
 #: Agents play Chameleon Chess unless told otherwise; its name is then left out of
 #: :meth:`Agent.params`, so records made before other games existed keep their

@@ -1,5 +1,6 @@
 """What every search shares, free of any one game: the protocol names the node
-functions call, their per-(game, heuristic) compilation, and small compiled helpers.
+functions call, their per-(game, heuristic) compilation, small compiled helpers, and
+what a root search reports (:class:`RootResult`).
 
 Node functions (in :mod:`.thesis` and :mod:`.improved`) are written once as templates
 that call the game's functions by the names below (``generate``, ``make``, ``unmake``,
@@ -17,6 +18,7 @@ shifted to be non-negative and scaled so a win outweighs every heuristic score.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -92,6 +94,58 @@ def leaf_function(
         },
         inline="always",
     )
+
+
+# ------------------------------------------------------------------ root results
+@dataclass
+class RootResult:
+    """What one root search did: the choice, the root scores and the effort."""
+
+    index: int
+    scores: np.ndarray  # one row (vector) or entry (scalar) per root successor
+    depth: float  # completed depth; fractional in time mode
+    expanded: int
+    evaluated: int
+    seconds: float
+    moves: np.ndarray  # the root's moves, in generation order
+    #: principal variation (moves from the root on; improved flavour only)
+    pv: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    tt_hits: int = 0  # transposition-table cut-offs (improved Paranoid)
+    #: whether the search reached the end of the game in every line (improved flavour)
+    exact: bool = False
+
+    @property
+    def n_moves(self) -> int:
+        """Number of root moves."""
+        return len(self.moves)
+
+    @property
+    def nodes(self) -> int:
+        """Expanded plus evaluated positions: the benchmarks' node count."""
+        return self.expanded + self.evaluated
+
+
+def check_root(game: GameOps, state: np.ndarray, moves: np.ndarray) -> int:
+    """Generate the root's moves into ``moves[0]``; ``ValueError`` if there is none."""
+    if game.player_of(state) < 0:
+        raise ValueError("the position is already over: there is no move to choose")
+    n = game.generate(state, moves, 0)
+    if n == 0:
+        raise ValueError("the player to move has no legal move: there is no move to choose")
+    return n
+
+
+def working_state(state: np.ndarray) -> np.ndarray:
+    """The state a search may walk: itself (searches make and take back moves in place
+    and leave it as they found it; an explicit tree keeps its marks of visited nodes),
+    or a copy of a read-only state."""
+    return state if state.flags.writeable else state.copy()
+
+
+def node_head(state: np.ndarray, depth: int, top: int, normalize: bool) -> tuple:
+    """The arguments every node function (thesis and improved) starts with, for a
+    search whose root is at ply ``top`` with ``depth`` plies left."""
+    return (state, depth, top, normalize)
 
 
 def bind(template: Callable, ops: GameOps, evaluate_fn: Callable, **options: Any) -> Any:

@@ -21,9 +21,8 @@ import numpy as np
 
 from ..games.protocol import GameOps
 from . import improved as I
-from .core import bind
+from .core import RootResult, bind, check_root, node_head, working_state
 from .registry import get_algorithm
-from .root import RootResult, check_root, node_head
 
 #: Deepest iteration tried when no depth budget is given.
 MAX_DEPTH = I.MAX_PLIES - 2
@@ -143,7 +142,7 @@ def iterative_deepening(
     g = search.game
     if ws is None:
         ws = DeepWorkspace(g)
-    state = state if state.flags.writeable else state.copy()
+    state = working_state(state)
     n = check_root(g, state, ws.moves)
     column = 0 if search.algorithm == "paranoid" else int(g.player_of(state))
     ws.searches += 1

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..games.protocol import GameOps
 from . import thesis as T
-from .core import bind
+from .core import RootResult, bind, check_root, node_head, working_state
 
 #: The time mode's depth ceiling in the original program.
 MAX_TIME_DEPTH = 100
@@ -52,12 +52,6 @@ class Workspace:
             np.zeros((plies, T.FRAME_COLUMNS), dtype=np.int64),
             np.zeros((plies, 3)),
         )
-
-
-def node_head(state: np.ndarray, depth: int, top: int, normalize: bool) -> tuple:
-    """The arguments every node function (thesis and improved) starts with, for a
-    search whose root is at ply ``top`` with ``depth`` plies left."""
-    return (state, depth, top, normalize)
 
 
 class RootAlgorithm:
@@ -208,34 +202,6 @@ class Hypermax(RootAlgorithm):
         return value
 
 
-@dataclass
-class RootResult:
-    """What one root search did: the choice, the root scores and the effort."""
-
-    index: int
-    scores: np.ndarray  # one row (vector) or entry (scalar) per root successor
-    depth: float  # completed depth; fractional in time mode
-    expanded: int
-    evaluated: int
-    seconds: float
-    moves: np.ndarray  # the root's moves, in generation order
-    #: principal variation (moves from the root on; improved flavour only)
-    pv: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    tt_hits: int = 0  # transposition-table cut-offs (improved Paranoid)
-    #: whether the search reached the end of the game in every line (improved flavour)
-    exact: bool = False
-
-    @property
-    def n_moves(self) -> int:
-        """Number of root moves."""
-        return len(self.moves)
-
-    @property
-    def nodes(self) -> int:
-        """Expanded plus evaluated positions: the benchmarks' node count."""
-        return self.expanded + self.evaluated
-
-
 def _choose(algo: RootAlgorithm, scores: list) -> int:
     best = 0
     for i in range(1, len(scores)):
@@ -244,26 +210,10 @@ def _choose(algo: RootAlgorithm, scores: list) -> int:
     return best
 
 
-def check_root(game: GameOps, state: np.ndarray, moves: np.ndarray) -> int:
-    """Generate the root's moves into ``moves[0]``; ``ValueError`` if there is none."""
-    if game.player_of(state) < 0:
-        raise ValueError("the position is already over: there is no move to choose")
-    n = game.generate(state, moves, 0)
-    if n == 0:
-        raise ValueError("the player to move has no legal move: there is no move to choose")
-    return n
-
-
 def _root_moves(game: GameOps, state: np.ndarray, ws: Workspace) -> int:
     n = check_root(game, state, ws.moves)
     ws.stats[0] += 1  # the root is expanded by the driver
     return n
-
-
-def _working(state: np.ndarray) -> np.ndarray:
-    # Searches make and take back moves in place and leave the state as they found it
-    # (an explicit tree keeps its marks of visited nodes); read-only states are copied.
-    return state if state.flags.writeable else state.copy()
 
 
 def _full_pass(algo: RootAlgorithm, state: np.ndarray, ws: Workspace, n: int, depth: int) -> list:
@@ -293,7 +243,7 @@ def _result(
 
 def run_depth(algo: RootAlgorithm, state: np.ndarray, depth: int) -> RootResult:
     """Depth mode D: every successor searched with D-1 plies left; reported depth D."""
-    state = _working(state)
+    state = working_state(state)
     ws = Workspace.for_depth(algo.game, depth)
     start = time.perf_counter()
     n = _root_moves(algo.game, state, ws)
@@ -306,7 +256,7 @@ def run_time(
 ) -> RootResult:
     """Time mode T ms, as the original: the clock is read only between root successors."""
     g = algo.game
-    state = _working(state)
+    state = working_state(state)
     ws = Workspace.for_depth(g, MAX_TIME_DEPTH)
     start = clock()
     n = _root_moves(g, state, ws)
