@@ -186,8 +186,8 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_summary(args: argparse.Namespace) -> int:
     """``summary``: the thesis's tables (and statistics) of records or legacy files."""
+    from .thesis.legacy import load_records
     from .tournament import tables
-    from .tournament.legacy import load_records
 
     records = [r for path in args.records for r in load_records(path)]
     if not records:
@@ -201,8 +201,8 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """``replay``: play depth-mode legacy sessions again; with --check, compare."""
+    from .thesis.replay import replay
     from .tournament import RecordWriter
-    from .tournament.replay import replay
 
     results, seconds = replay(
         args.files, workers=args.workers, scheduler=args.scheduler, progress=not args.quiet

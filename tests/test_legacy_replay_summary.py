@@ -13,10 +13,10 @@ from chameleon_lab.analysis.stats import compare, ratings, win_rates
 from chameleon_lab.cli import main
 from chameleon_lab.games.chameleon import Position
 from chameleon_lab.games.match import Result
+from chameleon_lab.thesis.legacy import load_legacy, load_records
+from chameleon_lab.thesis.replay import replay
 from chameleon_lab.tournament import tables
-from chameleon_lab.tournament.legacy import load_legacy, load_records
 from chameleon_lab.tournament.play import finish_record
-from chameleon_lab.tournament.replay import replay
 from chameleon_lab.tournament.seatings import SEATS
 
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from ..thesis.legacy import load_legacy
+from ..thesis.reference import legacy_files
+from ..thesis.sessions import table_sessions, thesis_session
 from ..tournament import Session, Tables, run_session, session_records, tables
-from ..tournament.legacy import load_legacy
-from ..tournament.thesis_sessions import table_sessions, thesis_session
-from .reference import legacy_files
 
 
 def study_sessions(

@@ -3,7 +3,8 @@
 :func:`search` is the one entry point. ``flavour="improved"`` (the default) runs the
 searches of :mod:`.improved` by iterative deepening (:mod:`.deepening`) under any mix
 of depth, time and node budgets; ``flavour="thesis"`` runs the original program's
-searches and root driver (:mod:`.thesis`, :mod:`.root`) in depth mode or time mode.
+searches and root driver (:mod:`chameleon_lab.thesis.nodes`,
+:mod:`chameleon_lab.thesis.driver`) in depth mode or time mode.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..games.chameleon.heuristics import HEURISTICS as CHAMELEON_HEURISTICS
 from ..games.protocol import GameOps
 from ..games.protocol import Position as ProtocolPosition
 from ..games.registry import Game, get_game
-from . import root as R
+from ..thesis import driver as R
 from .core import leaf_function
 from .deepening import TT_BITS, Budget, DeepSearch, DeepWorkspace, iterative_deepening
 from .registry import ALGORITHMS as REGISTRY
@@ -108,7 +109,8 @@ def root_algorithm(
     max_sum: float = 1.0,
     deep: bool = False,
 ) -> R.RootAlgorithm:
-    """The thesis-flavour root algorithm object for a state (see :mod:`.root`)."""
+    """The thesis-flavour root algorithm object for a state (see
+    :mod:`chameleon_lab.thesis.driver`)."""
     algorithm = check_algorithm(algorithm)
     if normalize is None:
         normalize = DEFAULT_NORMALIZE[algorithm]

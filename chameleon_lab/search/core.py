@@ -2,7 +2,8 @@
 functions call, their per-(game, heuristic) compilation, small compiled helpers, and
 what a root search reports (:class:`RootResult`).
 
-Node functions (in :mod:`.thesis` and :mod:`.improved`) are written once as templates
+Node functions (in :mod:`chameleon_lab.thesis.nodes` and :mod:`.improved`) are written
+once as templates
 that call the game's functions by the names below (``generate``, ``make``, ``unmake``,
 ``player_of``, ``key``) and the leaf evaluation as ``evaluate``. :func:`bind` compiles a
 template for one game and heuristic with those names bound to the game's compiled

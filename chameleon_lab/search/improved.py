@@ -1,6 +1,7 @@
 """The four searches done right (the ``improved`` flavour): node functions.
 
-Same algorithms as :mod:`.thesis`, written over the same game protocol, with what a
+Same algorithms as :mod:`chameleon_lab.thesis.nodes`, written over the same game protocol,
+with what a
 modern engine adds and the original lacked. Where the flavours differ, and why:
 
 * **The root is an ordinary node** (ply 0). Its children are searched in the order the
@@ -31,11 +32,12 @@ modern engine adds and the original lacked. Where the flavours differ, and why:
   ``max_sum``. With normalisation the sum is 1 up to rounding (the four quotients may
   sum to 1 + 1 ulp), so the driver passes ``max_sum`` with a margin of :data:`MARGIN`.
 
-Scratch tables are per ply as in :mod:`.thesis`; ``ictl`` holds the counters (``S_*``
+Scratch tables are per ply as in :mod:`chameleon_lab.thesis.nodes`; ``ictl`` holds the
+counters (``S_*``
 offsets), the budgets and abort flag (``C_*``), the principal variations' lengths and
 the root order, ``vals`` also the Hypermax alpha vectors and the root scores (see the
 offsets below), and ``pv`` is a triangular principal-variation table. The heuristic
-writes into ``leaf``, a row of four floats, as in :mod:`.thesis`.
+writes into ``leaf``, a row of four floats, as in :mod:`chameleon_lab.thesis.nodes`.
 
 Speed: the node functions are compiled without numba's reference counting
 (``_nrt=False``). With it, every recursive call took a reference to each of its seven

@@ -5,7 +5,8 @@ title, the thesis's normalisation default, whether its root scores are one numbe
 (Paranoid) or one vector per move, its flavours, the options it takes, and where its
 code is: the improved flavour's node-function template with its root call (for the
 iterative-deepening driver of :mod:`.deepening`) and the thesis flavour's root
-algorithm (for the original's driver in :mod:`.root`). The CLI, agents, the workbench,
+algorithm (for the original's driver in :mod:`chameleon_lab.thesis.driver`). The CLI,
+agents, the workbench,
 the benchmarks and the notebooks read :data:`ALGORITHMS`, so a new algorithm is one
 module plus its entry here and its tests.
 """
@@ -15,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..thesis import driver as R
 from . import improved as I
-from . import root as R
 
 
 @dataclass(frozen=True)

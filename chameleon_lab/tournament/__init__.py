@@ -2,9 +2,9 @@
 
 The pieces, lowest first: :mod:`.seatings` (who sits where), :mod:`.session` (a
 session's parameters and its games as tasks), :mod:`.play` (one game and its record),
-:mod:`.records` (the JSON Lines file and tidy tables), :mod:`.runner` (local pool or
-Dask, resume), :mod:`.legacy` (the original program's session files) and
-:mod:`.replay` (playing a legacy session again, position by position).
+:mod:`.records` (the JSON Lines file and tidy tables) and :mod:`.runner` (local pool or
+Dask, resume). The original program's session files and their exact replay are the
+thesis's (:mod:`chameleon_lab.thesis`).
 """
 
 from .play import play_game, without_times

@@ -35,7 +35,7 @@ inlined by numba (``inline="always"``), the loop without ``break`` and the undo 
 on every path. After changing :func:`make_move`, check that
 ``make_move.inspect_llvm(make_move.signatures[0])`` has no ``NRT_incref`` in its first
 function. The searches' node functions follow the same rule (see
-:mod:`chameleon_lab.search.thesis`).
+:mod:`chameleon_lab.thesis.nodes`).
 """
 
 from __future__ import annotations

@@ -52,7 +52,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .core import _copy_in, _copy_row, _score, evaluate, generate, make, player_of, unmake
+from ..search.core import _copy_in, _copy_row, _score, evaluate, generate, make, player_of, unmake
 
 #: The original program's "infinity" for alpha/beta windows.
 INFINITY = 999999.0

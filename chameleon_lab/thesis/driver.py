@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from ..games.protocol import GameOps
-from . import thesis as T
-from .core import RootResult, bind, check_root, node_head, working_state
+from ..search.core import RootResult, bind, check_root, node_head, working_state
+from . import nodes as T
 
 #: The time mode's depth ceiling in the original program.
 MAX_TIME_DEPTH = 100
@@ -38,7 +38,7 @@ class Workspace:
     frames: np.ndarray
     fframes: np.ndarray
     stats: np.ndarray = field(default_factory=lambda: np.zeros(2, dtype=np.int64))
-    #: the heuristic's output row at the leaves (see :mod:`.thesis`)
+    #: the heuristic's output row at the leaves (see :mod:`.nodes`)
     leaf: np.ndarray = field(default_factory=lambda: np.zeros(4))
 
     @classmethod
@@ -58,7 +58,7 @@ class RootAlgorithm:
     """One algorithm as the driver sees it: root data, child search, next-depth hook."""
 
     scalar = False
-    #: the node-function template of :mod:`.thesis`, compiled per game and heuristic
+    #: the node-function template of :mod:`.nodes`, compiled per game and heuristic
     template: Any = None
 
     def __init__(self, game: GameOps, evaluate, state: np.ndarray, normalize: bool) -> None:

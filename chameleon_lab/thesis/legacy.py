@@ -25,10 +25,10 @@ from typing import Any
 from ..games.chameleon import Colour, Position
 from ..games.chameleon.game import ORIGINAL_MOVE_LIMIT
 from ..games.match import Result
-from .play import RECORD_KIND, RECORD_VERSION, finish_record
-from .records import read_records
-from .seatings import SEATS
-from .session import Session
+from ..tournament.play import RECORD_KIND, RECORD_VERSION, finish_record
+from ..tournament.records import read_records
+from ..tournament.seatings import SEATS
+from ..tournament.session import Session
 
 #: name in a session file -> (algorithm, heuristic, normalize); see the module docstring
 _NAMES: dict[str, tuple[str, str, bool]] = {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .stats import wilson_interval
+from ..analysis.stats import wilson_interval
 
 
 def beside_thesis(

@@ -10,8 +10,8 @@ thesis's chapter 6 summarises.
 
 from __future__ import annotations
 
+from ..tournament.session import Session
 from .legacy import legacy_agent
-from .session import Session
 
 FAMILIES: dict[str, list[str]] = {
     "1-all": ["Pawns", "Pawns10Roles", "Pawns100Roles", "Pawns100Moves"],

@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..tournament.play import record_positions
+from ..tournament.runner import run_tasks
+from ..tournament.seatings import format_seating
 from .legacy import LegacySession, load_legacy
-from .play import record_positions
-from .runner import run_tasks
-from .seatings import format_seating
 
 
 @dataclass
