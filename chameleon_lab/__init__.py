@@ -7,16 +7,14 @@ names are re-exported here::
     pos = Position.start()          # four players, RED to move
     pos.legal_moves                 # [Move('a1-b3'), Move('a1-c2'), ...]
     pos.play("b1-c3")               # the next position (draws itself in Jupyter)
+
+Every other game is found by name: ``get_game("gomoku", width=9, height=9).start()``.
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
+from . import thesis  # registers the thesis flavour of the searches
+from .games import get_game
 from .games.chameleon import Colour, Game, IllegalMoveError, Move, Player, Position, Role
-
-try:
-    __version__ = version("chameleon_lab")
-except PackageNotFoundError:  # running from a source tree that is not installed
-    __version__ = "0+unknown"
+from .version import __version__
 
 __all__ = [
     "Colour",
@@ -27,4 +25,6 @@ __all__ = [
     "Position",
     "Role",
     "__version__",
+    "get_game",
+    "thesis",
 ]

@@ -115,7 +115,8 @@ def bench_positions(count: int = 12, seed: int = 2024, min_pawns: int = 12) -> l
 
 def print_search(depth: int = 4, count: int = 12) -> dict[str, float]:
     """Thesis-flavour nodes per second at ``depth`` on :func:`bench_positions`."""
-    from .search.api import DEFAULT_NORMALIZE, thesis_search
+    from .search.api import DEFAULT_NORMALIZE
+    from .thesis.driver import thesis_search
 
     positions = bench_positions(count)
     print(

@@ -16,9 +16,10 @@ from chameleon_lab.games.chameleon import CHAMELEON_OPS, Game
 from chameleon_lab.games.chameleon import kernel as K
 from chameleon_lab.games.chameleon.heuristics import count_pawns_100_roles
 from chameleon_lab.search import improved as I
-from chameleon_lab.search.api import search, thesis_search
+from chameleon_lab.search.api import search
 from chameleon_lab.search.core import bind
 from chameleon_lab.thesis import nodes as T
+from chameleon_lab.thesis.driver import thesis_search
 
 
 def _increfs(dispatcher) -> int:

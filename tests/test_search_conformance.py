@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from chameleon_lab.games.chameleon import Position
-from chameleon_lab.search.api import thesis_search
+from chameleon_lab.thesis.driver import thesis_search
 
 
 @pytest.fixture(scope="module")

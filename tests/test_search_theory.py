@@ -12,7 +12,7 @@ from positions import random_positions
 
 from chameleon_lab.games.chameleon import Position
 from chameleon_lab.games.trees import TREE_OPS, ExplicitTree, tree_values
-from chameleon_lab.search.api import thesis_search
+from chameleon_lab.thesis.driver import thesis_search
 
 
 def tree_search(tree, algorithm, **options):

@@ -1,7 +1,5 @@
 """The experiments behind the notebooks, as functions: run (or load) and tabulate.
 
-* :func:`thesis_study`: the sessions of thesis tables 6.1 to 6.11 from the legacy
-  files, or played afresh in the thesis or the improved flavour.
 * :func:`budget_study`: the four algorithms against each other at several time
   budgets, for win rate against budget and the depths reached.
 
@@ -16,55 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..thesis.legacy import load_legacy
-from ..thesis.reference import legacy_files
-from ..thesis.sessions import table_sessions, thesis_session
 from ..tournament import Session, Tables, run_session, session_records, tables
-
-
-def study_sessions(
-    thesis_tables: Sequence[str], depths: Sequence[int], budgets_ms: Sequence[int]
-) -> list[str]:
-    """Session names of the given thesis tables with these depths and budgets."""
-    names: list[str] = []
-    for table in thesis_tables:
-        names += [
-            n for n in table_sessions(table, depths=depths, budgets_ms=budgets_ms) if n not in names
-        ]
-    return names
-
-
-def thesis_study(
-    source: str,
-    sessions: Sequence[str],
-    *,
-    shared: Path | None = None,
-    records_dir: str | Path = "data/records",
-    workers: int | None = None,
-    progress: bool = True,
-) -> Tables:
-    """Tables of ``sessions`` from the legacy files (``source="legacy"``) or fresh runs
-    in the ``"thesis"`` or ``"improved"`` flavour (records resumable under
-    ``records_dir/SOURCE``)."""
-    records = []
-    if source == "legacy":
-        if shared is None:
-            raise ValueError("the legacy source needs the shared reference data; it is absent")
-        files = {p.stem: p for p in legacy_files(shared)}
-        missing = [s for s in sessions if s not in files]
-        if missing:
-            raise ValueError(f"no legacy files for {', '.join(missing)}")
-        for s in sessions:
-            records += load_legacy(files[s]).records
-        return tables(records)
-    if source not in ("thesis", "improved"):
-        raise ValueError(f"unknown source {source!r}; valid: legacy, thesis, improved")
-    for name in sessions:
-        out = Path(records_dir) / source / f"{name}.jsonl"
-        session = thesis_session(name, source)
-        run_session(session, out, workers=workers, progress=progress)
-        records += session_records(out, session)
-    return tables(records)
 
 
 def budget_session(

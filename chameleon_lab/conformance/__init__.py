@@ -85,7 +85,7 @@ def answer_perft(obj: Any, depth: int) -> int:
 
 def answer_choose(obj: Any) -> dict[str, Any]:
     """The successor the thesis-compatible algorithm picks in depth mode, and its index."""
-    from ..search.api import thesis_search
+    from ..thesis.driver import thesis_search
 
     if not isinstance(obj, dict):
         raise ValueError(f"a choose query is a JSON object, got {type(obj).__name__}")

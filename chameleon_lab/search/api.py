@@ -3,8 +3,8 @@
 :func:`search` is the one entry point. ``flavour="improved"`` (the default) runs the
 searches of :mod:`.improved` by iterative deepening (:mod:`.deepening`) under any mix
 of depth, time and node budgets; ``flavour="thesis"`` runs the original program's
-searches and root driver (:mod:`chameleon_lab.thesis.nodes`,
-:mod:`chameleon_lab.thesis.driver`) in depth mode or time mode.
+searches and root driver in depth mode or time mode (the thesis wing,
+:mod:`chameleon_lab.thesis.driver`, registers it; see :mod:`.registry`).
 """
 
 from __future__ import annotations
@@ -19,24 +19,16 @@ from ..games.chameleon.heuristics import HEURISTICS as CHAMELEON_HEURISTICS
 from ..games.protocol import GameOps
 from ..games.protocol import Position as ProtocolPosition
 from ..games.registry import Game, get_game
-from ..thesis import driver as R
-from .core import leaf_function
+from .core import RootResult, leaf_function
 from .deepening import TT_BITS, Budget, DeepSearch, DeepWorkspace, iterative_deepening
 from .registry import ALGORITHMS as REGISTRY
-from .registry import algorithm_names, get_algorithm
+from .registry import Flavour, algorithm_names, get_algorithm, get_flavour, register_flavour
 
 ALGORITHMS = algorithm_names()
-FLAVOURS = ("improved", "thesis")
 
 #: The thesis's settings: MaxN and MaxN-IS always normalise; the algorithm comparison
 #: ran Paranoid with and Hypermax without normalisation.
 DEFAULT_NORMALIZE = {a.name: a.normalize for a in REGISTRY.values()}
-
-
-def _check_choice(kind: str, value: Any, choices: tuple[str, ...]) -> str:
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"unknown {kind} {value!r}; valid {kind}s: {', '.join(choices)}")
-    return value
 
 
 def check_algorithm(name: Any) -> str:
@@ -46,7 +38,7 @@ def check_algorithm(name: Any) -> str:
 
 def check_flavour(name: Any) -> str:
     """The flavour name, or ``ValueError`` listing the valid ones."""
-    return _check_choice("flavour", name, FLAVOURS)
+    return get_flavour(name).name
 
 
 def check_budget(
@@ -57,11 +49,7 @@ def check_budget(
     The improved flavour takes any combination of depth, time and nodes; the thesis
     flavour exactly one of depth and time, as the original program had.
     """
-    if flavour == "thesis" and (nodes is not None or (depth is None) == (time_ms is None)):
-        raise ValueError(
-            "the thesis flavour takes exactly one budget, depth=D (plies) or time_ms=T: "
-            "the original program had no node budget (the improved flavour has one)"
-        )
+    get_flavour(flavour).check_budget(depth, time_ms, nodes)
     return Budget(depth, time_ms, nodes)
 
 
@@ -99,31 +87,6 @@ def _ops(game: Game | GameOps) -> GameOps:
     return game.ops if isinstance(game, Game) else game
 
 
-def root_algorithm(
-    algorithm: str,
-    state: np.ndarray,
-    *,
-    game: GameLike = None,
-    heuristic: str | Callable | None = None,
-    normalize: bool | None = None,
-    max_sum: float = 1.0,
-    deep: bool = False,
-) -> R.RootAlgorithm:
-    """The thesis-flavour root algorithm object for a state (see
-    :mod:`chameleon_lab.thesis.driver`)."""
-    algorithm = check_algorithm(algorithm)
-    if normalize is None:
-        normalize = DEFAULT_NORMALIZE[algorithm]
-    game = resolve_game(None, game)
-    evaluate, ops = leaf_evaluator(game, heuristic), _ops(game)
-    root_class = get_algorithm(algorithm).thesis_root
-    if root_class is R.MaxNIS:
-        return R.MaxNIS(ops, evaluate, state, normalize, max_sum=max_sum, deep=deep)
-    if root_class is R.Hypermax:
-        return R.Hypermax(ops, evaluate, state, normalize, ops.players_alive(state))
-    return root_class(ops, evaluate, state, normalize)
-
-
 def deep_search(
     algorithm: str,
     *,
@@ -154,42 +117,12 @@ def deep_search(
     return DeepSearch(algorithm, _ops(game), evaluate, bool(normalize), max_sum)
 
 
-def _state_of(position: Any) -> np.ndarray:
+def state_of(position: Any) -> np.ndarray:
     if isinstance(position, np.ndarray):
         return np.asarray(position, dtype=np.int64)
     if isinstance(position, ProtocolPosition):
         return position.state
     raise TypeError(f"a search needs a position or a kernel state, got {type(position).__name__}")
-
-
-def thesis_search(
-    position: Any,
-    algorithm: str,
-    *,
-    depth: int | None = None,
-    time_ms: float | None = None,
-    heuristic: str | Callable | None = None,
-    normalize: bool | None = None,
-    game: GameLike = None,
-    **options: Any,
-) -> R.RootResult:
-    """Search like the original program, in depth mode or time mode (one of the two).
-
-    ``options`` go to :func:`root_algorithm` (``max_sum``, ``deep`` for teaching trees).
-    """
-    budget = check_budget("thesis", depth, time_ms)
-    state = _state_of(position)
-    algo = root_algorithm(
-        algorithm,
-        state,
-        game=resolve_game(position, game),
-        heuristic=heuristic,
-        normalize=normalize,
-        **options,
-    )
-    if depth is not None:
-        return R.run_depth(algo, state, int(depth))
-    return R.run_time(algo, state, float(budget.time_ms))
 
 
 def search(
@@ -207,7 +140,7 @@ def search(
     deep: bool = False,
     tt_bits: int = TT_BITS,
     workspace: DeepWorkspace | None = None,
-) -> R.RootResult:
+) -> RootResult:
     """Choose a move in ``position`` and report what the search did.
 
     Budgets: ``depth`` (plies), ``time_ms`` and ``nodes`` (expanded plus evaluated
@@ -220,20 +153,34 @@ def search(
     transposition table; ``workspace`` reuses an improved search's tables.
     """
     budget = check_budget(check_flavour(flavour), depth, time_ms, nodes)
-    if flavour == "thesis":
-        options: dict[str, Any] = {"deep": deep}
-        if max_sum is not None:
-            options["max_sum"] = max_sum
-        return thesis_search(
-            position,
-            algorithm,
-            depth=depth,
-            time_ms=time_ms,
-            heuristic=heuristic,
-            normalize=normalize,
-            game=game,
-            **options,
-        )
+    return get_flavour(flavour).run(
+        position,
+        algorithm,
+        budget=budget,
+        heuristic=heuristic,
+        normalize=normalize,
+        game=game,
+        max_sum=max_sum,
+        deep=deep,
+        tt_bits=tt_bits,
+        workspace=workspace,
+    )
+
+
+def _improved(
+    position: Any,
+    algorithm: str,
+    *,
+    budget: Budget,
+    heuristic: str | Callable | None,
+    normalize: bool | None,
+    game: GameLike,
+    max_sum: float | None,
+    deep: bool,
+    tt_bits: int,
+    workspace: DeepWorkspace | None,
+) -> RootResult:
+    """The improved flavour: iterative deepening within any mix of budgets."""
     if deep:
         raise ValueError("deep pruning is unsound and exists in the thesis flavour only")
     game = resolve_game(position, game)
@@ -247,4 +194,14 @@ def search(
             f"the workspace was made for the game {workspace.game.name!r} with "
             f"tt_bits={workspace.tt_bits}; make one with DeepWorkspace(game, tt_bits)"
         )
-    return iterative_deepening(method, _state_of(position), budget, workspace)
+    return iterative_deepening(method, state_of(position), budget, workspace)
+
+
+register_flavour(
+    Flavour(
+        "improved",
+        "iterative deepening with budgets checked inside the tree (any of depth, time, nodes)",
+        lambda depth, time_ms, nodes: None,
+        _improved,
+    )
+)

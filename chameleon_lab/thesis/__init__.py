@@ -11,3 +11,7 @@ Everything else in the library is general; this wing is the thesis's:
 * :mod:`.reference`: the reference data of ``../shared`` (thesis tables, legacy
   sessions, the complexity runs, the original's perft counts).
 """
+
+from . import driver  # registers the thesis flavour with the search layer
+
+__all__ = ["driver"]

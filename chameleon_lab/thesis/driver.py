@@ -14,13 +14,25 @@ mixes depths; it reports the fractional depth ``d + cursor / n``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from ..games.protocol import GameOps
+from ..search.api import (
+    DEFAULT_NORMALIZE,
+    GameLike,
+    check_algorithm,
+    check_budget,
+    leaf_evaluator,
+    resolve_game,
+    state_of,
+)
 from ..search.core import RootResult, bind, check_root, node_head, working_state
+from ..search.deepening import Budget
+from ..search.registry import Flavour, get_algorithm, register_flavour
 from . import nodes as T
 
 #: The time mode's depth ceiling in the original program.
@@ -273,3 +285,121 @@ def run_time(
             d += 1
             algo.next_depth()
     return _result(algo, scores, d + cursor / n, ws, n, clock() - start)
+
+
+#: The original's root algorithms by the registry's names.
+ROOT_CLASSES: dict[str, type[RootAlgorithm]] = {
+    "maxn": MaxN,
+    "maxnis": MaxNIS,
+    "paranoid": Paranoid,
+    "hypermax": Hypermax,
+}
+
+
+def root_algorithm(
+    algorithm: str,
+    state: np.ndarray,
+    *,
+    game: GameLike = None,
+    heuristic: str | Callable | None = None,
+    normalize: bool | None = None,
+    max_sum: float = 1.0,
+    deep: bool = False,
+) -> RootAlgorithm:
+    """The thesis-flavour root algorithm object for a state (see the module doc)."""
+    algorithm = check_algorithm(algorithm)
+    if "thesis" not in get_algorithm(algorithm).flavours or algorithm not in ROOT_CLASSES:
+        raise ValueError(
+            f"{algorithm} has no thesis flavour; the thesis's algorithms: "
+            f"{', '.join(ROOT_CLASSES)}"
+        )
+    if normalize is None:
+        normalize = DEFAULT_NORMALIZE[algorithm]
+    game = resolve_game(None, game)
+    evaluate = leaf_evaluator(game, heuristic)
+    ops = game if isinstance(game, GameOps) else game.ops
+    root_class = ROOT_CLASSES[algorithm]
+    if root_class is MaxNIS:
+        return MaxNIS(ops, evaluate, state, normalize, max_sum=max_sum, deep=deep)
+    if root_class is Hypermax:
+        return Hypermax(ops, evaluate, state, normalize, ops.players_alive(state))
+    return root_class(ops, evaluate, state, normalize)
+
+
+def thesis_search(
+    position: Any,
+    algorithm: str,
+    *,
+    depth: int | None = None,
+    time_ms: float | None = None,
+    heuristic: str | Callable | None = None,
+    normalize: bool | None = None,
+    game: GameLike = None,
+    **options: Any,
+) -> RootResult:
+    """Search like the original program, in depth mode or time mode (one of the two).
+
+    ``options`` go to :func:`root_algorithm` (``max_sum``, ``deep`` for teaching trees).
+    """
+    budget = check_budget("thesis", depth, time_ms)
+    state = state_of(position)
+    algo = root_algorithm(
+        algorithm,
+        state,
+        game=resolve_game(position, game),
+        heuristic=heuristic,
+        normalize=normalize,
+        **options,
+    )
+    if depth is not None:
+        return run_depth(algo, state, int(depth))
+    return run_time(algo, state, float(budget.time_ms))
+
+
+def _check_budget(depth: int | None, time_ms: float | None, nodes: int | None) -> None:
+    if nodes is not None or (depth is None) == (time_ms is None):
+        raise ValueError(
+            "the thesis flavour takes exactly one budget, depth=D (plies) or time_ms=T: "
+            "the original program had no node budget (the improved flavour has one)"
+        )
+
+
+def _run(
+    position: Any,
+    algorithm: str,
+    *,
+    budget: Budget,
+    heuristic: str | Callable | None,
+    normalize: bool | None,
+    game: GameLike,
+    max_sum: float | None,
+    deep: bool,
+    tt_bits: int,
+    workspace: Any,
+) -> RootResult:
+    """The thesis flavour as :func:`chameleon_lab.search.api.search` runs it."""
+    if workspace is not None:
+        raise ValueError("a workspace belongs to the improved flavour; the thesis flavour has none")
+    options: dict[str, Any] = {"deep": deep}
+    if max_sum is not None:
+        options["max_sum"] = max_sum
+    return thesis_search(
+        position,
+        algorithm,
+        depth=budget.depth,
+        time_ms=budget.time_ms,
+        heuristic=heuristic,
+        normalize=normalize,
+        game=game,
+        **options,
+    )
+
+
+register_flavour(
+    Flavour(
+        "thesis",
+        "the original program's driver: depth mode or time mode, bit for bit",
+        _check_budget,
+        _run,
+    )
+)

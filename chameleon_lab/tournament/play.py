@@ -45,7 +45,7 @@ def versions() -> dict[str, str]:
     import numba
     import numpy
 
-    from .. import __version__
+    from ..version import __version__
 
     return {
         "chameleon_lab": __version__,

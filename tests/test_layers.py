@@ -1,0 +1,67 @@
+"""The house's shape: code in a lower layer never imports a higher one.
+
+Layers, lowest first: the version, games, search, agents, tournaments, analysis, the
+thesis wing, and the entry points (CLI, benchmarks, widgets, workbench, conformance).
+Every import of the package's own modules is read from the source (function-level ones
+included) and must go to its own layer or a lower one.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import chameleon_lab
+
+LAYERS = {
+    "version": 0,
+    "games": 1,
+    "search": 2,
+    "agents": 3,
+    "tournament": 4,
+    "analysis": 5,
+    "thesis": 6,
+}
+TOP = 7  # __init__, cli, bench, demo, widgets, workbench, conformance
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    return LAYERS.get(parts[1], TOP) if len(parts) > 1 else TOP
+
+
+def _imports(path: Path, module: str, package: str):
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join([*base, *([node.module] if node.module else [])])
+                names = [target] if node.module else [f"{target}.{a.name}" for a in node.names]
+            else:
+                names = [node.module or ""]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            continue
+        for name in names:
+            if name.startswith("chameleon_lab"):
+                yield node.lineno, name
+
+
+def test_no_module_imports_a_higher_layer():
+    root = Path(chameleon_lab.__file__).parent
+    wrong = []
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = module if parts[-1] == "__init__" else module.rsplit(".", 1)[0]
+        for line, target in _imports(path, module, package):
+            if _layer(target) > _layer(module):
+                wrong.append(f"{path.relative_to(root.parent)}:{line} imports {target}")
+    assert not wrong, "\n".join(wrong)
+
+
+def test_the_layer_table_names_every_package():
+    root = Path(chameleon_lab.__file__).parent
+    packages = {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
+    assert packages - {"conformance"} <= set(LAYERS)
