@@ -20,7 +20,7 @@ def _positive(text: str) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """``bench perft`` / ``bench search``: print speed figures."""
-    from .bench import print_depths, print_perft, print_search, print_tournament
+    from .bench import print_depths, print_improved, print_perft, print_search, print_tournament
 
     if args.what == "perft":
         print_perft(depth=args.depth, repeat=args.repeat)
@@ -28,6 +28,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print_tournament(games=args.games, depth=args.depth, workers=tuple(args.workers))
     else:
         print_search(depth=args.depth, count=args.positions)
+        print_improved(depth=args.depth, count=args.positions)
         if args.budgets:
             print_depths(tuple(args.budgets), move_limit=args.move_limit)
     return 0
@@ -268,8 +269,8 @@ def build_parser() -> argparse.ArgumentParser:
     perft.set_defaults(func=cmd_bench)
     search = bench_sub.add_parser(
         "search",
-        help="thesis-flavour nodes/s of the four searches, then improved-flavour depths "
-        "and time-budget overruns in self-play",
+        help="thesis- and improved-flavour nodes/s of the four searches, then "
+        "improved-flavour depths and time-budget overruns in self-play",
     )
     search.add_argument("--depth", type=_positive, default=4, help="plies (default 4)")
     search.add_argument(

@@ -163,3 +163,54 @@ def test_widgets_play_and_show_other_games():
     assert viewer.moves == ["a1", "b2", "c3"]
     viewer.step(2)
     assert "position 2" in viewer.caption.value and "X to move" in viewer.caption.value
+
+
+def test_own_heuristics_travel_to_worker_processes_and_dask(tmp_path):
+    distributed = pytest.importorskip("distributed")
+
+    @njit
+    def corners(state, out):  # a point per own stone in a corner of the 3 x 3 board
+        out[0] = out[1] = 1.0
+        out[2] = out[3] = 0.0
+        for cell in (6, 8, 12, 14):
+            if state[cell]:
+                out[state[cell] - 1] += 1.0
+
+    agents = {"own": {"algorithm": "paranoid", "heuristic": corners}, "mx": {"algorithm": "maxn"}}
+    session = _session(game="tictactoe", agents=agents, repetitions=2)
+    assert session.agents["own"]["heuristic"] == "corners"
+    assert session.resolved_agents()["own"]["heuristic_code"]
+    assert all(t.heuristics == {"corners": corners} for t in session.tasks())
+    serial = run_session(session, workers=1, progress=False).records
+    pooled = run_session(session, workers=2, progress=False).records
+    with (
+        distributed.LocalCluster(
+            n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        dasked = run_session(session, client=client, progress=False).records
+
+    def games(records):
+        return sorted(json.dumps(without_times(r), sort_keys=True) for r in records)
+
+    assert games(serial) == games(pooled) == games(dasked)
+    # the code's fingerprint is part of the session's: resuming with an edited heuristic
+    # of the same name is refused, not mixed with the old games
+    out = tmp_path / "r.jsonl"
+    run_session(session, out, workers=1, progress=False)
+    edited = {**agents, "own": {**agents["own"], "heuristic": _edited_corners()}}
+    with pytest.raises(ValueError, match="already holds games of a session named 'games'"):
+        run_session(_session(game="tictactoe", agents=edited, repetitions=2), out, workers=1)
+    # and a session from a record refuses to run with code other than the record's
+    with pytest.raises(ValueError, match="heuristic 'corners' has changed"):
+        run_session(session, out, workers=1, progress=False)
+
+
+def _edited_corners():
+    @njit
+    def corners(state, out):
+        out[0] = out[1] = 2.0
+        out[2] = out[3] = 0.0
+
+    return corners

@@ -14,8 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from ..games.chameleon import CHAMELEON_OPS
-from ..games.chameleon.heuristics import HEURISTICS as CHAMELEON_HEURISTICS
 from ..games.protocol import GameOps
 from ..games.protocol import Position as ProtocolPosition
 from ..games.registry import Game, get_game
@@ -70,12 +68,11 @@ def resolve_game(position: Any, game: GameLike = None) -> Game | GameOps:
 
 def leaf_evaluator(game: Game | GameOps, heuristic: str | Callable | None) -> Callable:
     """The compiled leaf evaluation of ``heuristic`` (a name of the game's registry, a
-    compiled function, or ``None`` for the game's default) in ``game``."""
+    compiled function, or ``None`` for the game's default) in ``game``; bare
+    :class:`GameOps` (an explicit tree) have no registry and take a function."""
     if isinstance(game, Game):
         fn = game.heuristics.get(heuristic).function
         return leaf_function(game.ops, fn, game.info.players, game.info.min_utility)
-    if game is CHAMELEON_OPS:
-        return CHAMELEON_HEURISTICS.get(heuristic).function
     if isinstance(heuristic, str) or heuristic is None:
         raise ValueError(
             f"{game.name} has no heuristics by name: pass a compiled function f(state, out)"

@@ -137,6 +137,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     Each seat gets its own :class:`~chameleon_lab.agents.Agent` with the seat's seed,
     so a game is the same whoever plays it, wherever.
     """
+    task.register_heuristics()
     game = task_game(task)
     seat_names = game.info.player_names
     start = game.start()

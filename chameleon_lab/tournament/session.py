@@ -46,10 +46,21 @@ class GameTask:
     move_limit: int | None
     game_name: str = DEFAULT_GAME
     game_params: dict[str, Any] = field(default_factory=dict)
+    #: researchers' own heuristics the agents use, by name: they travel with the task
+    #: to worker processes and Dask workers, which register them before playing
+    heuristics: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def seat_seed(self, seat: int) -> int:
         """The seed of the agent at ``seat`` in this game."""
         return _draw_seed([self.seed, seat])
+
+    def register_heuristics(self) -> None:
+        """Register the task's own heuristics with its game (where a process does not
+        have them yet, or has another version under the same name)."""
+        registry = get_game(self.game_name).heuristics
+        for name, function in self.heuristics.items():
+            if name not in registry or registry.get(name).function is not function:
+                registry.register(name, function, replace=True)
 
 
 @dataclass(frozen=True)
@@ -113,7 +124,9 @@ class Session:
         ml = self.move_limit
         if ml is not None and (isinstance(ml, bool) or not isinstance(ml, int) or ml < 1):
             raise ValueError(f"move_limit must be a whole number >= 1 or None, got {ml!r}")
-        object.__setattr__(self, "agents", {str(k): dict(v) for k, v in self.agents.items()})
+        object.__setattr__(
+            self, "agents", {str(k): self._named_heuristic(dict(v)) for k, v in self.agents.items()}
+        )
         for name, params in self.agents.items():
             if params.get("game", self.game) != self.game:
                 raise ValueError(
@@ -122,6 +135,25 @@ class Session:
         object.__setattr__(self, "budget", dict(self.budget))
         self.resolved_agents()  # every agent must build
         self.seating_list()  # and the design must be possible
+
+    def _named_heuristic(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Agent parameters with a heuristic given as a function replaced by its name and
+        code fingerprint (the function is registered with the game by the agent)."""
+        heuristic = params.get("heuristic")
+        if heuristic is None or isinstance(heuristic, str):
+            return params
+        agent = Agent(heuristic=heuristic, depth=1, game=self.game)
+        return {**params, "heuristic": agent.heuristic, "heuristic_code": agent.heuristic_code}
+
+    def own_heuristics(self) -> dict[str, Any]:
+        """The researchers' own heuristics of the session's agents, by name, as
+        registered in this process (what :meth:`tasks` hands to the workers)."""
+        registry = get_game(self.game).heuristics
+        return {
+            params["heuristic"]: registry.get(params["heuristic"]).function
+            for params in self.resolved_agents().values()
+            if params.get("heuristic_code")
+        }
 
     # ------------------------------------------------------------------ derived
     def resolved_agents(self) -> dict[str, dict[str, Any]]:
@@ -221,6 +253,7 @@ class Session:
         seatings = self.seating_list()
         agents = self.resolved_agents()
         data, sid = self.to_dict(), self.fingerprint
+        own = self.own_heuristics()
         out = []
         for rep in range(self.repetitions):
             for i, seating in enumerate(seatings):
@@ -239,6 +272,11 @@ class Session:
                         self.move_limit,
                         self.game,
                         dict(self.game_params),
+                        {
+                            name: function
+                            for name, function in own.items()
+                            if any(params.get("heuristic") == name for params in used.values())
+                        },
                     )
                 )
         return out
