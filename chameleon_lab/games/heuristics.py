@@ -31,6 +31,16 @@ def normalize(v: np.ndarray) -> None:
         v[i] = v[i] / total
 
 
+@njit(cache=True)
+def uniform_two(state: np.ndarray, out: np.ndarray) -> None:
+    """No knowledge: 1 for both players of a two-player game (the search decides by
+    search alone); registered as ``uniform`` by the games that offer it."""
+    out[0] = 1.0
+    out[1] = 1.0
+    out[2] = 0.0
+    out[3] = 0.0
+
+
 def fingerprint(function: Callable) -> str:
     """A short hash of a heuristic's source (its byte code where there is no source).
 

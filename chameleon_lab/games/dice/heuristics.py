@@ -17,21 +17,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..heuristics import HeuristicRegistry
+from ..heuristics import HeuristicRegistry, uniform_two
 from . import kernel as K
 
 #: The heuristics of dice tipping by name.
 HEURISTICS = HeuristicRegistry("dice", default="uniform")
 
 
-@HEURISTICS.builtin("uniform")
-@njit(cache=True)
-def uniform(state: np.ndarray, out: np.ndarray) -> None:
-    """No knowledge: 1 for both players (the search decides by search alone)."""
-    out[0] = 1.0
-    out[1] = 1.0
-    out[2] = 0.0
-    out[3] = 0.0
+#: No knowledge: 1 for both players (the search decides by search alone).
+uniform = HEURISTICS.builtin("uniform")(uniform_two)
 
 
 @njit(cache=True, inline="always")

@@ -83,6 +83,40 @@ def open_lines(state, out):
     out[3] = 0.0
 
 
+@njit(cache=True, inline="always")  # inlined: allocation-free and no call per run
+def _run_at(state, width, height, row, col, d):
+    """The run of the stone at (row, col) in direction ``d`` if it starts there, as
+    ``length * 4 + open_ends`` (an end is open when the cell beyond it is on the board
+    and empty); -1 when the cell is empty or the run starts further back."""
+    v = state[K.CELLS + row * width + col]
+    if v == 0:
+        return -1
+    dc = _DC[d]
+    dr = _DR[d]
+    pc = col - dc
+    pr = row - dr
+    ends = 0
+    if 0 <= pc < width and 0 <= pr < height:
+        before = state[K.CELLS + pr * width + pc]
+        if before == v:
+            return -1  # not the start of its run
+        if before == 0:
+            ends += 1
+    n = 1
+    c = col + dc
+    r = row + dr
+    while 0 <= c < width and 0 <= r < height:
+        after = state[K.CELLS + r * width + c]
+        if after != v:
+            if after == 0:
+                ends += 1
+            break
+        n += 1
+        c += dc
+        r += dr
+    return n * 4 + ends
+
+
 @GOMOKU_HEURISTICS.builtin("rows")
 @njit(cache=True)
 def rows(state, out):
@@ -100,30 +134,16 @@ def rows(state, out):
     s1 = 1.0
     for row in range(height):
         for col in range(width):
-            v = state[K.CELLS + row * width + col]
-            if v == 0:
-                continue
             for d in range(4):
-                dc = _DC[d]
-                dr = _DR[d]
-                pc = col - dc
-                pr = row - dr
-                if 0 <= pc < width and 0 <= pr < height and state[K.CELLS + pr * width + pc] == v:
-                    continue  # not the start of its run
-                n = 1
-                c = col + dc
-                r = row + dr
-                while 0 <= c < width and 0 <= r < height:
-                    if state[K.CELLS + r * width + c] != v:
-                        break
-                    n += 1
-                    c += dc
-                    r += dr
+                run = _run_at(state, width, height, row, col, d)
+                if run < 0:
+                    continue
+                n = run >> 2
                 if n >= 2:
                     if n > k >= 2:
                         n = k
                     w = 10.0 ** (n - 2)
-                    if v == 1:
+                    if state[K.CELLS + row * width + col] == 1:
                         s0 += w
                     else:
                         s1 += w
@@ -193,33 +213,12 @@ def open_rows(state, out):
     s1 = 1.0
     for row in range(height):
         for col in range(width):
-            v = state[K.CELLS + row * width + col]
-            if v == 0:
-                continue
             for d in range(4):
-                dc = _DC[d]
-                dr = _DR[d]
-                pc = col - dc
-                pr = row - dr
-                ends = 0
-                if 0 <= pc < width and 0 <= pr < height:
-                    before = state[K.CELLS + pr * width + pc]
-                    if before == v:
-                        continue  # not the start of its run
-                    if before == 0:
-                        ends += 1
-                n = 1
-                c = col + dc
-                r = row + dr
-                while 0 <= c < width and 0 <= r < height:
-                    after = state[K.CELLS + r * width + c]
-                    if after != v:
-                        if after == 0:
-                            ends += 1
-                        break
-                    n += 1
-                    c += dc
-                    r += dr
+                run = _run_at(state, width, height, row, col, d)
+                if run < 0:
+                    continue
+                n = run >> 2
+                ends = run & 3
                 if n >= k:
                     w = 10.0**k
                 elif ends == 2:
@@ -228,7 +227,7 @@ def open_rows(state, out):
                     w = 10.0 ** (n - 1)
                 else:
                     w = 0.0
-                if v == 1:
+                if state[K.CELLS + row * width + col] == 1:
                     s0 += w
                 else:
                     s1 += w
