@@ -40,10 +40,16 @@ from .search.api import (
     check_algorithm,
     check_budget,
     check_flavour,
+    deep_search,
     search,
 )
-from .search.core import RootResult
-from .search.deepening import TT_BITS, DeepWorkspace
+from .search.core import MAX_DEPTH, RootResult, check_tt_bits
+from .search.deepening import DeepWorkspace
+from .search.registry import check_options, get_algorithm
+from .search.suite import OPTION_NAMES, SuiteOptions, SuiteWorkspace
+
+#: The agent fields that are switches of the two-player suite (``tt_bits`` aside).
+SUITE_OPTIONS = tuple(n for n in OPTION_NAMES if n != "tt_bits")
 
 #: Agents play Chameleon Chess unless told otherwise; its name is then left out of
 #: :meth:`Agent.params`, so records made before other games existed keep their
@@ -72,6 +78,8 @@ class Decision:
     pv: tuple[Any, ...]
     random: bool = False  # played at random (``random_move_probability``)
     exact: bool = False  # every line was searched to the end of the game
+    #: further counts of the search (two-player suite: cut-offs, where, re-searches)
+    counters: dict[str, int] = field(default_factory=dict)
 
     @property
     def nodes(self) -> int:
@@ -93,6 +101,7 @@ class Decision:
             "pv": [str(m) for m in self.pv],
             "random": self.random,
             "exact": self.exact,
+            "counters": self.counters,
         }
 
 
@@ -119,9 +128,17 @@ class Agent:
     seed: int = 0
     random_move_probability: float = 0.0
     max_sum: float | None = None
-    tt_bits: int = TT_BITS
+    tt_bits: int | None = None
     game: str = DEFAULT_GAME
     heuristic_code: str | None = None
+    # the two-player suite's switches (alphabeta, negamax; see chameleon_lab.search.suite)
+    iterative: bool | None = None
+    ordering: bool | int | None = None
+    pvs: bool | None = None
+    aspiration: float | None = None
+    killers: bool | None = None
+    history: bool | None = None
+    quiescence: int | None = None
     _rng: np.random.Generator = field(init=False, repr=False, compare=False)
     _heuristic: Heuristic = field(init=False, repr=False, compare=False)
     _workspace: DeepWorkspace | None = field(init=False, repr=False, compare=False)
@@ -132,13 +149,39 @@ class Agent:
         get_game(self.game)  # a known game, or ValueError listing them
         check_algorithm(self.algorithm)
         check_flavour(self.flavour)
+        spec = get_algorithm(self.algorithm)
+        if self.flavour not in spec.flavours:
+            raise ValueError(
+                f"{self.algorithm} has no {self.flavour} flavour; its flavours: "
+                f"{', '.join(spec.flavours)}"
+            )
         self._resolve_heuristic()
-        check_budget(self.flavour, self.depth, self.time_ms, self.nodes)
+        budget = check_budget(self.flavour, self.depth, self.time_ms, self.nodes)
+        if budget.depth is not None and budget.depth > MAX_DEPTH:
+            raise ValueError(f"depth must be at most {MAX_DEPTH} plies, got {budget.depth}")
+        given = {n: getattr(self, n) for n in SUITE_OPTIONS if getattr(self, n) is not None}
+        resolved = check_options(spec, given)  # an option the algorithm takes, or an error
+        for name in SUITE_OPTIONS:
+            if name in resolved:
+                setattr(self, name, resolved[name])
+        if spec.driver is not None:
+            SuiteOptions(**{n: resolved[n] for n in SUITE_OPTIONS if n in resolved})
+        if self.tt_bits is None:  # stored resolved, so a record stays exact
+            self.tt_bits = spec.tt_bits
+        check_tt_bits(self.tt_bits)
         if self.normalize is None:  # stored resolved, so a record stays exact
             self.normalize = DEFAULT_NORMALIZE[self.algorithm]
         if not isinstance(self.normalize, (bool, np.bool_)):
             raise ValueError(f"normalize must be True, False or None, got {self.normalize!r}")
         self.normalize = bool(self.normalize)
+        if self.flavour == "improved" and spec.driver is None:  # checks max_sum up front
+            deep_search(
+                self.algorithm,
+                game=self.game,
+                heuristic=self._heuristic.function,
+                normalize=self.normalize,
+                max_sum=self.max_sum,
+            )
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)):
             raise ValueError(f"seed must be a whole number, got {self.seed!r}")
         p = self.random_move_probability
@@ -206,6 +249,9 @@ class Agent:
             del out["game"]
         if out["heuristic_code"] is None:
             del out["heuristic_code"]
+        for name in SUITE_OPTIONS:  # options of the two-player suite, where it takes them
+            if out[name] is None:
+                del out[name]
         return out
 
     @classmethod
@@ -238,8 +284,11 @@ class Agent:
             move = legal[int(self._rng.integers(len(legal)))]
             nan = np.full(len(legal), np.nan)
             return Decision(move, 0.0, 0, 0, 0.0, tuple(legal), nan, None, (), random=True)
+        spec = get_algorithm(self.algorithm)
         if self.flavour == "improved" and self._workspace is None:
-            self._workspace = DeepWorkspace(game.ops, self.tt_bits)
+            kind = SuiteWorkspace if spec.driver is not None else DeepWorkspace
+            self._workspace = kind(game.ops, self.tt_bits)
+        options = {n: getattr(self, n) for n in SUITE_OPTIONS if getattr(self, n) is not None}
         result = search(
             position,
             self.algorithm,
@@ -252,6 +301,7 @@ class Agent:
             max_sum=self.max_sum,
             tt_bits=self.tt_bits,
             workspace=self._workspace,
+            **options,
         )
         return _decision(position, result, legal)
 
@@ -273,4 +323,5 @@ def _decision(position: Any, result: RootResult, legal: list[Any]) -> Decision:
         vectors=vectors,
         pv=tuple(position.decode_line(result.pv)),
         exact=result.exact,
+        counters=dict(result.counters),
     )

@@ -59,6 +59,39 @@ def answer_legal(obj: Any) -> list[str]:
     return [str(m) for m in _any_position(obj).legal_moves]
 
 
+def answer_search(obj: Any) -> dict[str, Any]:
+    """The move a search chooses at a fixed depth, its value for the mover, its effort.
+
+    The line holds, besides the position, ``"algorithm"``, ``"depth"``, optionally
+    ``"heuristic"`` (the game's default when absent) and ``"options"`` (the algorithm's
+    own, e.g. the two-player suite's switches ``{"ordering": true, "tt_bits": 16}``).
+    """
+    from ..search.api import search
+
+    position = _any_position(obj)
+    missing = [k for k in ("algorithm", "depth") if k not in obj]
+    if missing:
+        raise ValueError(f"a search line lacks {', '.join(map(repr, missing))}")
+    options = obj.get("options", {})
+    if not isinstance(options, dict):
+        raise ValueError(f"options must be a JSON object, got {options!r}")
+    depth = obj["depth"]
+    if isinstance(depth, bool) or not isinstance(depth, int):
+        raise ValueError(f"depth must be a whole number >= 1, got {depth!r}")
+    result = search(
+        position, obj["algorithm"], depth=depth, heuristic=obj.get("heuristic"), **options
+    )
+    value = result.scores[result.index]
+    if getattr(value, "ndim", 0):  # a vector: the mover's entry
+        value = value[int(position.to_move)]
+    return {
+        "move": str(position.legal_moves[result.index]),
+        "value": float(value),
+        "nodes": result.nodes,
+        "seconds": result.seconds,
+    }
+
+
 def answer_solve(obj: Any) -> dict[str, Any]:
     """The exact value for the side to move, with the solver's nodes and seconds."""
     from ..search.solve import solve
@@ -145,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("choose", help="the thesis-compatible algorithm's choice in depth mode")
     sub.add_parser("legal", help="the legal moves in notation")
     sub.add_parser("solve", help="the exact value for the side to move (two-player games)")
+    sub.add_parser("search", help="a search's move, value, nodes and seconds at a fixed depth")
     return parser
 
 
@@ -163,6 +197,7 @@ def main(
         "choose": answer_choose,
         "legal": answer_legal,
         "solve": answer_solve,
+        "search": answer_search,
     }
     try:
         run(handlers[args.command], stdin, stdout)

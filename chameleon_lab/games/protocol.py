@@ -105,6 +105,9 @@ class GameOps:
     #: Python-level: whose turn it is, also once the game is over (the player who
     #: would move next); a finished position's value is given from that side.
     side_to_move: Callable | None = None
+    #: compiled ``noisy(state, moves, ply) -> n``: the moves a quiescence search goes on
+    #: with at the depth limit (captures in Chameleon Chess); None: the game has none.
+    noisy: Callable | None = None
 
 
 @runtime_checkable

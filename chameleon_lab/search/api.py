@@ -14,13 +14,26 @@ from typing import Any
 
 import numpy as np
 
-from ..games.protocol import GameOps
-from ..games.protocol import Position as ProtocolPosition
-from ..games.registry import Game, get_game
-from .core import RootResult, leaf_function
-from .deepening import TT_BITS, Budget, DeepSearch, DeepWorkspace, iterative_deepening
+from .core import (
+    Budget,
+    GameLike,
+    RootResult,
+    check_tt_bits,
+    leaf_evaluator,
+    ops_of,
+    resolve_game,
+    state_of,
+)
+from .deepening import DeepSearch, DeepWorkspace, iterative_deepening
 from .registry import ALGORITHMS as REGISTRY
-from .registry import Flavour, algorithm_names, get_algorithm, get_flavour, register_flavour
+from .registry import (
+    Flavour,
+    algorithm_names,
+    check_options,
+    get_algorithm,
+    get_flavour,
+    register_flavour,
+)
 
 ALGORITHMS = algorithm_names()
 
@@ -51,39 +64,6 @@ def check_budget(
     return Budget(depth, time_ms, nodes)
 
 
-GameLike = Game | GameOps | str | None
-
-
-def resolve_game(position: Any, game: GameLike = None) -> Game | GameOps:
-    """The game a search runs in: ``game`` as given (a registry :class:`Game`, a game
-    name or bare :class:`GameOps` such as an explicit tree's), else the position's own
-    game, else Chameleon Chess."""
-    if isinstance(game, str):
-        return get_game(game)
-    if game is not None:
-        return game
-    found = getattr(position, "game", None)
-    return found if isinstance(found, Game) else get_game("chameleon")
-
-
-def leaf_evaluator(game: Game | GameOps, heuristic: str | Callable | None) -> Callable:
-    """The compiled leaf evaluation of ``heuristic`` (a name of the game's registry, a
-    compiled function, or ``None`` for the game's default) in ``game``; bare
-    :class:`GameOps` (an explicit tree) have no registry and take a function."""
-    if isinstance(game, Game):
-        fn = game.heuristics.get(heuristic).function
-        return leaf_function(game.ops, fn, game.info.players, game.info.min_utility)
-    if isinstance(heuristic, str) or heuristic is None:
-        raise ValueError(
-            f"{game.name} has no heuristics by name: pass a compiled function f(state, out)"
-        )
-    return leaf_function(game, heuristic, (0, 1, 2, 3), -1.0)
-
-
-def _ops(game: Game | GameOps) -> GameOps:
-    return game.ops if isinstance(game, Game) else game
-
-
 def deep_search(
     algorithm: str,
     *,
@@ -111,15 +91,7 @@ def deep_search(
         raise ValueError(f"max_sum must be a finite number > 0, got {max_sum!r}")
     game = resolve_game(None, game)
     evaluate = leaf_evaluator(game, heuristic)
-    return DeepSearch(algorithm, _ops(game), evaluate, bool(normalize), max_sum)
-
-
-def state_of(position: Any) -> np.ndarray:
-    if isinstance(position, np.ndarray):
-        return np.asarray(position, dtype=np.int64)
-    if isinstance(position, ProtocolPosition):
-        return position.state
-    raise TypeError(f"a search needs a position or a kernel state, got {type(position).__name__}")
+    return DeepSearch(algorithm, ops_of(game), evaluate, bool(normalize), max_sum)
 
 
 def search(
@@ -135,8 +107,9 @@ def search(
     game: GameLike = None,
     max_sum: float | None = None,
     deep: bool = False,
-    tt_bits: int = TT_BITS,
-    workspace: DeepWorkspace | None = None,
+    tt_bits: int | None = None,
+    workspace: Any = None,
+    **options: Any,
 ) -> RootResult:
     """Choose a move in ``position`` and report what the search did.
 
@@ -146,10 +119,18 @@ def search(
     depth and time, as the original program had. ``normalize=None`` takes the thesis's
     setting per algorithm (:data:`DEFAULT_NORMALIZE`). ``max_sum`` is MaxN-IS's bound on
     a score vector's sum; ``deep`` (thesis flavour, MaxN-IS) turns on the unsound deep
-    pruning of the thesis's figure 4.5; ``tt_bits`` sizes the improved Paranoid's
-    transposition table; ``workspace`` reuses an improved search's tables.
+    pruning of the thesis's figure 4.5; ``tt_bits`` sizes the transposition table
+    (default: the algorithm's; Paranoid's 2**18 entries, none for the two-player
+    suite); ``workspace`` reuses an improved search's tables. ``options`` are the
+    algorithm's own (the two-player suite's switches, see :mod:`.suite`), refused with
+    the valid names when it takes no such option.
     """
     budget = check_budget(check_flavour(flavour), depth, time_ms, nodes)
+    spec = get_algorithm(algorithm)
+    if tt_bits is None:
+        tt_bits = spec.tt_bits
+    check_tt_bits(tt_bits)
+    check_options(spec, options)
     return get_flavour(flavour).run(
         position,
         algorithm,
@@ -161,6 +142,7 @@ def search(
         deep=deep,
         tt_bits=tt_bits,
         workspace=workspace,
+        **options,
     )
 
 
@@ -175,11 +157,29 @@ def _improved(
     max_sum: float | None,
     deep: bool,
     tt_bits: int,
-    workspace: DeepWorkspace | None,
+    workspace: Any,
+    **options: Any,
 ) -> RootResult:
-    """The improved flavour: iterative deepening within any mix of budgets."""
+    """The improved flavour: the multi-player iterative deepening, or the algorithm's
+    own driver (the two-player suite)."""
     if deep:
         raise ValueError("deep pruning is unsound and exists in the thesis flavour only")
+    spec = get_algorithm(algorithm)
+    if spec.driver is not None:
+        if max_sum is not None or normalize:
+            raise ValueError(
+                f"{algorithm} takes no max_sum or normalize (it scores s_me - s_other)"
+            )
+        return spec.driver(
+            position,
+            algorithm,
+            game=game,
+            budget=budget,
+            heuristic=heuristic,
+            workspace=workspace,
+            tt_bits=tt_bits,
+            **check_options(spec, options),
+        )
     game = resolve_game(position, game)
     method = deep_search(
         algorithm, game=game, heuristic=heuristic, normalize=normalize, max_sum=max_sum

@@ -27,6 +27,8 @@ from numba import njit
 
 from ..games.heuristics import normalize
 from ..games.protocol import GameOps
+from ..games.protocol import Position as ProtocolPosition
+from ..games.registry import Game, get_game
 from ..games.specialise import specialise
 
 
@@ -35,7 +37,7 @@ def _unbound(*args: Any) -> Any:  # pragma: no cover - replaced by bind()
 
 
 # The names the templates call; bind() replaces them by the game's compiled functions.
-generate = make = unmake = player_of = key = evaluate = returns = heuristic = _unbound
+generate = make = unmake = player_of = key = evaluate = returns = heuristic = noisy = _unbound
 #: Bound by :func:`leaf_function`: scale of exact returns, their minimum, players' mask.
 TERMINAL_SCALE = 1.0
 MIN_UTILITY = 0.0
@@ -97,6 +99,93 @@ def leaf_function(
     )
 
 
+# ------------------------------------------------------------------------- budgets
+#: Most plies a search may go below its root (the per-ply tables have this many rows).
+MAX_PLIES = 66
+#: Deepest iteration tried when no depth budget is given.
+MAX_DEPTH = MAX_PLIES - 2
+#: Default transposition table size (2**TT_BITS entries, 40 bytes each).
+TT_BITS = 18
+
+
+@dataclass(frozen=True)
+class Budget:
+    """When to stop: any combination of depth (plies), time (ms) and nodes.
+
+    The search stops at whichever is spent first; at least one must be given.
+    """
+
+    depth: int | None = None
+    time_ms: float | None = None
+    nodes: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.depth is None and self.time_ms is None and self.nodes is None:
+            raise ValueError("a search needs a budget: depth=D (plies), time_ms=T or nodes=N")
+        _check_whole("depth", self.depth)
+        _check_whole("nodes", self.nodes)
+        if self.time_ms is not None and (
+            isinstance(self.time_ms, bool)
+            or not isinstance(self.time_ms, (int, float, np.number))
+            or not self.time_ms > 0
+            or not np.isfinite(self.time_ms)
+        ):
+            raise ValueError(f"time_ms must be a finite number > 0, got {self.time_ms!r}")
+
+
+def _check_whole(name: str, value: object) -> None:
+    """``ValueError`` unless ``value`` is ``None`` or a whole number >= 1."""
+    if value is not None and (
+        isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1
+    ):
+        raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+
+
+
+# -------------------------------------------------------- games, heuristics, states
+GameLike = Game | GameOps | str | None
+
+
+def resolve_game(position: Any, game: GameLike = None) -> Game | GameOps:
+    """The game a search runs in: ``game`` as given (a registry :class:`Game`, a game
+    name or bare :class:`GameOps` such as an explicit tree's), else the position's own
+    game, else Chameleon Chess."""
+    if isinstance(game, str):
+        return get_game(game)
+    if game is not None:
+        return game
+    found = getattr(position, "game", None)
+    return found if isinstance(found, Game) else get_game("chameleon")
+
+
+def leaf_evaluator(game: Game | GameOps, heuristic: str | Callable | None) -> Callable:
+    """The compiled leaf evaluation of ``heuristic`` (a name of the game's registry, a
+    compiled function, or ``None`` for the game's default) in ``game``; bare
+    :class:`GameOps` (an explicit tree) have no registry and take a function."""
+    if isinstance(game, Game):
+        fn = game.heuristics.get(heuristic).function
+        return leaf_function(game.ops, fn, game.info.players, game.info.min_utility)
+    if isinstance(heuristic, str) or heuristic is None:
+        raise ValueError(
+            f"{game.name} has no heuristics by name: pass a compiled function f(state, out)"
+        )
+    return leaf_function(game, heuristic, (0, 1, 2, 3), -1.0)
+
+
+def ops_of(game: Game | GameOps) -> GameOps:
+    """The compiled functions of a registry game, or bare GameOps as they are."""
+    return game.ops if isinstance(game, Game) else game
+
+
+def state_of(position: Any) -> np.ndarray:
+    """The kernel state of a position of any game (or a state array as it is)."""
+    if isinstance(position, np.ndarray):
+        return np.asarray(position, dtype=np.int64)
+    if isinstance(position, ProtocolPosition):
+        return position.state
+    raise TypeError(f"a search needs a position or a kernel state, got {type(position).__name__}")
+
+
 # ------------------------------------------------------------------ root results
 @dataclass
 class RootResult:
@@ -114,6 +203,8 @@ class RootResult:
     tt_hits: int = 0  # transposition-table cut-offs (improved Paranoid)
     #: whether the search reached the end of the game in every line (improved flavour)
     exact: bool = False
+    #: further counts of the search (the two-player suite: cut-offs and where, ...)
+    counters: dict[str, int] = field(default_factory=dict)
 
     @property
     def n_moves(self) -> int:
@@ -149,6 +240,20 @@ def node_head(state: np.ndarray, depth: int, top: int, normalize: bool) -> tuple
     return (state, depth, top, normalize)
 
 
+def compile_for(dispatcher: Any, *args: Any) -> None:
+    """Compile ``dispatcher`` for the types of ``args`` now (without running it), so a
+    search's own clock does not count numba's compile time."""
+    from numba import typeof
+
+    dispatcher.compile(tuple(typeof(a) for a in args))
+
+
+@njit(cache=True)
+def no_noisy_moves(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
+    """The noisy moves of a game that declares none: there are none."""
+    return 0
+
+
 def bind(template: Callable, ops: GameOps, evaluate_fn: Callable, **options: Any) -> Any:
     """``template`` compiled for a game's functions and a leaf evaluation (``options``
     go to numba, e.g. ``_nrt=False``)."""
@@ -160,7 +265,40 @@ def bind(template: Callable, ops: GameOps, evaluate_fn: Callable, **options: Any
             "unmake": ops.unmake,
             "player_of": ops.player_of,
             "key": ops.key,
+            "noisy": ops.noisy or no_noisy_moves,
             "evaluate": evaluate_fn,
         },
         **options,
     )
+
+
+#: Bytes one transposition-table entry takes (four int64 columns and a float64 value).
+TT_ENTRY_BYTES = 40
+
+
+def check_tt_bits(bits: Any, high: int = 30) -> int:
+    """``bits`` if a table of ``2**bits`` entries may be made: a whole number in
+    ``0..high`` whose table fits in half the machine's memory; else ``ValueError``."""
+    if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)) or not 0 <= bits <= high:
+        raise ValueError(
+            f"tt_bits must be a whole number in 0..{high} (2**tt_bits table entries; 0: no "
+            f"table), got {bits!r}"
+        )
+    size = TT_ENTRY_BYTES << int(bits)
+    memory = _physical_memory()
+    if memory and size > memory // 2:
+        raise ValueError(
+            f"tt_bits={bits} needs a table of {size / 2**30:.1f} GiB; this machine has "
+            f"{memory / 2**30:.1f} GiB: give at most tt_bits="
+            f"{max(b for b in range(high + 1) if TT_ENTRY_BYTES << b <= memory // 2)}"
+        )
+    return int(bits)
+
+
+def _physical_memory() -> int:
+    try:
+        import os
+
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not a POSIX system: no check
+        return 0

@@ -21,46 +21,17 @@ import numpy as np
 
 from ..games.protocol import GameOps
 from . import improved as I
-from .core import RootResult, bind, check_root, node_head, working_state
+from .core import (
+    MAX_DEPTH,
+    TT_BITS,
+    Budget,
+    RootResult,
+    bind,
+    check_root,
+    node_head,
+    working_state,
+)
 from .registry import get_algorithm
-
-#: Deepest iteration tried when no depth budget is given.
-MAX_DEPTH = I.MAX_PLIES - 2
-#: Default transposition table size (2**TT_BITS entries, 40 bytes each).
-TT_BITS = 18
-
-
-@dataclass(frozen=True)
-class Budget:
-    """When to stop: any combination of depth (plies), time (ms) and nodes.
-
-    The search stops at whichever is spent first; at least one must be given.
-    """
-
-    depth: int | None = None
-    time_ms: float | None = None
-    nodes: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.depth is None and self.time_ms is None and self.nodes is None:
-            raise ValueError("a search needs a budget: depth=D (plies), time_ms=T or nodes=N")
-        _check_whole("depth", self.depth)
-        _check_whole("nodes", self.nodes)
-        if self.time_ms is not None and (
-            isinstance(self.time_ms, bool)
-            or not isinstance(self.time_ms, (int, float, np.number))
-            or not self.time_ms > 0
-            or not np.isfinite(self.time_ms)
-        ):
-            raise ValueError(f"time_ms must be a finite number > 0, got {self.time_ms!r}")
-
-
-def _check_whole(name: str, value: object) -> None:
-    """``ValueError`` unless ``value`` is ``None`` or a whole number >= 1."""
-    if value is not None and (
-        isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1
-    ):
-        raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
 
 @dataclass

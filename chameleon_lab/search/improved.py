@@ -57,7 +57,18 @@ import time
 import numpy as np
 from numba import njit, objmode
 
-from .core import _copy_in, _copy_row, _score, evaluate, generate, key, make, player_of, unmake
+from .core import (
+    MAX_PLIES,
+    _copy_in,
+    _copy_row,
+    _score,
+    evaluate,
+    generate,
+    key,
+    make,
+    player_of,
+    unmake,
+)
 
 #: The clock is read every this many nodes (about 0.2 ms at 5 M nodes/s).
 CHECK_EVERY = 1024
@@ -66,8 +77,6 @@ MARGIN = 1e-9
 #: Transposition-table entries are probed and stored from this remaining depth on.
 TT_MIN_DEPTH = 2
 
-#: Most plies a search may go below its root.
-MAX_PLIES = 66
 
 # ``ictl``: one int64 array for the counters, budgets, PV lengths and root order (one
 # array instead of five: every array argument of a recursive numba call costs about 5 %)

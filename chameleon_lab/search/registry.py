@@ -16,10 +16,14 @@ imported), so the search layer never imports the thesis's code.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
 
 from . import improved as I
+from . import suite as S
+from . import twoplayer as TP
+from .core import TT_BITS
 
 
 @dataclass(frozen=True)
@@ -30,11 +34,19 @@ class Algorithm:
     title: str
     normalize: bool  # the thesis's setting
     scalar: bool  # root scores are numbers (True) or vectors (False)
-    options: tuple[str, ...]
+    #: the options the algorithm takes beyond the common ones, with their defaults
+    options: Mapping[str, Any]
     improved_node: Callable
-    improved_root: Callable
+    #: how the multi-player iterative deepening starts the node function at the root
+    improved_root: Callable | None
     reference: str
     flavours: tuple[str, ...] = ("improved", "thesis")
+    #: a driver of its own (the two-player suite) instead of the multi-player deepening
+    driver: Callable | None = None
+    #: the transposition table's default size (every algorithm's workspace has one)
+    tt_bits: int = TT_BITS
+    two_player: bool = False  # searches two-player zero-sum games only
+    notes: Mapping[str, str] = field(default_factory=dict)
 
 
 ALGORITHMS: dict[str, Algorithm] = {
@@ -45,7 +57,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             "MaxN",
             True,
             False,
-            (),
+            {},
             I.maxn_node,
             I.maxn_root,
             "Luckhardt & Irani 1986",
@@ -55,7 +67,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             "MaxN with immediate and shallow pruning",
             True,
             False,
-            ("max_sum",),
+            {"max_sum": None},
             I.maxnis_node,
             I.maxnis_root,
             "Korf 1991; Sturtevant & Korf 2000",
@@ -65,7 +77,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             "Paranoid",
             True,
             True,
-            ("tt_bits",),
+            {},
             I.paranoid_node,
             I.paranoid_root,
             "Sturtevant & Korf 2000",
@@ -75,13 +87,54 @@ ALGORITHMS: dict[str, Algorithm] = {
             "Hypermax",
             False,
             False,
-            (),
+            {},
             I.hypermax_node,
             I.hypermax_root,
             "Fridenfalk 2014",
         ),
+        Algorithm(
+            "negamax",
+            "NegaMax (full width; to the end of the game an exact solver)",
+            False,
+            True,
+            {"iterative": True},
+            TP.ab_node,
+            None,
+            "seed 001; von Neumann 1928",
+            flavours=("improved",),
+            driver=S.run_suite,
+            tt_bits=0,
+            two_player=True,
+        ),
+        Algorithm(
+            "alphabeta",
+            "alpha-beta with move ordering, PVS, aspiration, killers, history, TT",
+            False,
+            True,
+            {name: getattr(S.SuiteOptions(), name) for name in S.OPTION_NAMES if name != "tt_bits"},
+            TP.ab_node,
+            None,
+            "seed 001; Knuth & Moore 1975",
+            flavours=("improved",),
+            driver=S.run_suite,
+            tt_bits=0,
+            two_player=True,
+        ),
     )
 }
+
+
+def check_options(algorithm: Algorithm, options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` with the algorithm's defaults filled in, or ``ValueError`` naming an
+    option the algorithm does not take and the ones it does."""
+    unknown = sorted(set(options) - set(algorithm.options))
+    if unknown:
+        valid = ", ".join(algorithm.options) or "none"
+        raise ValueError(
+            f"{algorithm.name} takes no option {', '.join(map(repr, unknown))}; "
+            f"its options: {valid}"
+        )
+    return {**algorithm.options, **options}
 
 
 def algorithm_names() -> tuple[str, ...]:

@@ -21,16 +21,18 @@ from typing import Any
 import numpy as np
 
 from ..games.protocol import GameOps
-from ..search.api import (
-    DEFAULT_NORMALIZE,
+from ..search.api import DEFAULT_NORMALIZE, check_algorithm, check_budget
+from ..search.core import (
     GameLike,
-    check_algorithm,
-    check_budget,
+    RootResult,
+    bind,
+    check_root,
     leaf_evaluator,
+    node_head,
     resolve_game,
     state_of,
+    working_state,
 )
-from ..search.core import RootResult, bind, check_root, node_head, working_state
 from ..search.deepening import Budget
 from ..search.registry import Flavour, get_algorithm, register_flavour
 from . import nodes as T
@@ -376,8 +378,11 @@ def _run(
     deep: bool,
     tt_bits: int,
     workspace: Any,
+    **options: Any,
 ) -> RootResult:
     """The thesis flavour as :func:`chameleon_lab.search.api.search` runs it."""
+    if options:
+        raise ValueError(f"the thesis flavour takes no options such as {sorted(options)}")
     if workspace is not None:
         raise ValueError("a workspace belongs to the improved flavour; the thesis flavour has none")
     options: dict[str, Any] = {"deep": deep}

@@ -27,6 +27,19 @@ def chameleon_returns(state: np.ndarray, out: np.ndarray) -> None:
         out[p] = 1.0 if state[kernel.PCOUNT + p] > 0 else -1.0
 
 
+@njit(cache=True)
+def generate_captures(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
+    """The capturing moves, in generation order (the noisy moves of a quiescence search)."""
+    n = kernel.generate_moves(state, moves, ply)
+    k = 0
+    for i in range(n):
+        m = moves[ply, i]
+        if state[kernel.BOARD + (m >> 4)] != 0:  # the target square (see kernel)
+            moves[ply, k] = m
+            k += 1
+    return k
+
+
 #: The compiled functions the searches use for Chameleon Chess (every seating).
 CHAMELEON_OPS = GameOps(
     "chameleon",
@@ -40,6 +53,8 @@ CHAMELEON_OPS = GameOps(
     zobrist_key,
     returns=chameleon_returns,
     heuristic_at_terminal=True,  # as the original program scored its leaves
+    side_to_move=lambda state: int(state[kernel.TOMOVE]),
+    noisy=generate_captures,
 )
 
 

@@ -1,0 +1,282 @@
+"""The two-player suite's driver: options, iterative deepening, aspiration windows,
+budgets and the choice (the node function is :mod:`.twoplayer`'s).
+
+:class:`SuiteOptions` holds the switches, checked (an option an algorithm does not
+take, aspiration without iterative deepening, ``tt_bits`` outside its range: a
+``ValueError`` naming the value and the valid choices). :func:`suite_search` searches a
+position of a two-player zero-sum game:
+
+* with ``iterative`` (default) depth 1, 2, ... in turn, each searched to its end,
+  the root's moves ordered best first by the previous iteration, the budgets (time,
+  nodes) checked inside the tree from the second iteration on; the best move of the
+  last completed iteration is played;
+* with ``aspiration=A`` each iteration after the first starts with the window
+  ``(v - A, v + A)`` around the previous value and searches again with the full
+  window when the value falls outside;
+* without ``iterative`` one search to the depth budget.
+
+The transposition table lives for one search (entries of other searches are ignored),
+so a search never depends on what was searched before it and the same node budget
+gives the same move on every machine.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+import numpy as np
+
+from ..games.protocol import GameOps
+from . import twoplayer as TP
+from .core import (
+    MAX_DEPTH,
+    Budget,
+    RootResult,
+    bind,
+    check_root,
+    check_tt_bits,
+    compile_for,
+    leaf_evaluator,
+    ops_of,
+    resolve_game,
+    state_of,
+    working_state,
+)
+from .improved import (
+    C_ABORTED,
+    C_DEADLINE,
+    C_NEXT_CHECK,
+    C_NODE_LIMIT,
+    C_STAMP,
+    MAX_PLIES,
+    S_EVALUATED,
+    S_EXPANDED,
+    S_HORIZON,
+    S_TT_HITS,
+    now_ns,
+)
+from .improved import PV_LEN as _PV_LEN
+
+#: Quiescence plies at most (beyond the depth limit).
+MAX_QUIESCENCE = 16
+
+
+@dataclass(frozen=True)
+class SuiteOptions:
+    """The switches of the two-player suite (see :mod:`.twoplayer` for each)."""
+
+    prune: bool = True
+    iterative: bool = True
+    ordering: int = 0  # order statically from this remaining depth on (True: 2); 0 off
+    pvs: bool = False
+    aspiration: float = 0.0  # half-width of the window; 0: off
+    killers: bool = False
+    history: bool = False
+    tt_bits: int = 0  # 0: no table
+    quiescence: int = 0  # plies; 0: off
+
+    def __post_init__(self) -> None:
+        for name in ("prune", "iterative", "pvs", "killers", "history"):
+            value = getattr(self, name)
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{name} must be true or false, got {value!r}")
+        ordering = self.ordering
+        if isinstance(ordering, (bool, np.bool_)):
+            object.__setattr__(self, "ordering", 2 if ordering else 0)
+        elif not isinstance(ordering, (int, np.integer)) or not 0 <= ordering <= MAX_DEPTH:
+            raise ValueError(
+                f"ordering is true/false or the remaining depth from which to order "
+                f"(0..{MAX_DEPTH}), got {ordering!r}"
+            )
+        a = self.aspiration
+        if isinstance(a, bool) or not isinstance(a, (int, float, np.number)) or not (
+            np.isfinite(a) and a >= 0
+        ):
+            raise ValueError(f"aspiration is a window half-width >= 0 (0: off), got {a!r}")
+        if a and not self.iterative:
+            raise ValueError(
+                "aspiration windows centre on the previous iteration's value: they need "
+                "iterative=True"
+            )
+        check_tt_bits(self.tt_bits)
+        q = self.quiescence
+        if isinstance(q, bool) or not isinstance(q, (int, np.integer)):
+            raise ValueError(f"quiescence is a number of plies 0..{MAX_QUIESCENCE}, got {q!r}")
+        if not 0 <= q <= MAX_QUIESCENCE:
+            raise ValueError(f"quiescence is a number of plies 0..{MAX_QUIESCENCE}, got {q!r}")
+
+
+#: The option names of the suite (the ``alphabeta`` algorithm takes them all but prune).
+OPTION_NAMES = tuple(f.name for f in fields(SuiteOptions) if f.name != "prune")
+
+
+@dataclass
+class SuiteWorkspace:
+    """Scratch tables of the two-player suite; an agent keeps one to reuse the memory."""
+
+    game: GameOps
+    tt_bits: int = 0
+    searches: int = field(init=False, default=0)
+
+    def __post_init__(self) -> None:
+        check_tt_bits(self.tt_bits)
+        g, plies = self.game, MAX_PLIES + MAX_QUIESCENCE
+        self.moves = np.zeros((plies, g.max_moves), dtype=np.int64)
+        self.undo = np.zeros((plies, g.undo_size), dtype=np.int64)
+        self.leaf = np.zeros(4)
+        self.ctl = np.zeros(TP.CTL_SIZE, dtype=np.int64)
+        self.pv = np.zeros((plies, plies), dtype=np.int64)
+        self.keys = np.zeros((plies, g.max_moves))
+        self.perm = np.zeros((plies, g.max_moves), dtype=np.int64)
+        self.root_keys = np.zeros(g.max_moves)
+        self.root_scores = np.zeros(g.max_moves)
+        self.killers = np.full((plies, 2), -1, dtype=np.int64)
+        self.history = np.zeros(TP.HISTORY_SIZE)
+        size = (1 << self.tt_bits) if self.tt_bits else 0
+        self.tt_int = np.zeros((size, TP.TT_COLUMNS), dtype=np.int64)
+        self.tt_val = np.zeros(size)
+        now_ns()  # the compiled clock's first call costs ~15 ms: pay it before any budget
+
+
+def suite_search(
+    ops: GameOps,
+    evaluate: Any,
+    players: tuple[int, int],
+    state: np.ndarray,
+    budget: Budget,
+    options: SuiteOptions,
+    ws: SuiteWorkspace | None = None,
+) -> RootResult:
+    """Search ``state`` of a two-player zero-sum game (see the module docstring);
+    ``evaluate`` is the compiled leaf evaluation, ``players`` the two player numbers."""
+    if budget.depth is not None and budget.depth > MAX_DEPTH:
+        raise ValueError(f"the two-player suite goes at most {MAX_DEPTH} plies deep")
+    if not options.iterative and budget.depth is None:
+        raise ValueError(
+            "without iterative deepening a search needs a depth budget (time and node "
+            "budgets stop an iteration and play the last completed one)"
+        )
+    if ws is None:
+        ws = SuiteWorkspace(ops, options.tt_bits)
+    elif ws.game is not ops or ws.tt_bits != options.tt_bits:
+        raise ValueError("the workspace was made for another game or table size")
+    node = bind(TP.ab_node, ops, evaluate, _nrt=False)
+    state = working_state(state)
+    compile_for(
+        node, state, 1, 0, 0.0, 0.0, 0, ws.moves, ws.undo, ws.leaf, ws.ctl, ws.pv, ws.keys,
+        ws.perm, ws.root_keys, ws.root_scores, ws.killers, ws.history, ws.tt_int, ws.tt_val,
+    )  # fmt: skip
+    start = time.perf_counter_ns()  # the search's own time, without compiling
+    n = check_root(ops, state, ws.moves)
+    me = int(ops.player_of(state))
+    ctl = ws.ctl
+    ctl[:] = 0
+    ws.searches += 1
+    ctl[C_STAMP] = ws.searches
+    ctl[TP.O_PRUNE] = int(options.prune)
+    ctl[TP.O_ORDERING] = int(options.ordering)
+    ctl[TP.O_PVS] = int(options.pvs)
+    ctl[TP.O_KILLERS] = int(options.killers)
+    ctl[TP.O_HISTORY] = int(options.history)
+    ctl[TP.O_QUIESCENCE] = int(options.quiescence)
+    ctl[TP.C_PLAYER_A], ctl[TP.C_PLAYER_B] = players
+    ws.killers[:] = -1
+    ws.history[:] = 0.0
+    ws.root_keys[:n] = 0.0
+    max_depth = budget.depth or MAX_DEPTH
+    deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
+    depths = range(1, max_depth + 1) if options.iterative else [max_depth]
+    done = None
+    previous = 0.0
+    researches = 0
+
+    def run(depth: int, alpha: float, beta: float) -> float:
+        ws.root_scores[:n] = np.nan
+        return node(
+            state, depth, 0, alpha, beta, me, ws.moves, ws.undo, ws.leaf, ctl, ws.pv,
+            ws.keys, ws.perm, ws.root_keys, ws.root_scores, ws.killers, ws.history,
+            ws.tt_int, ws.tt_val,
+        )  # fmt: skip
+
+    for i, depth in enumerate(depths):
+        if i == 1 or not options.iterative:  # the first iteration always completes
+            ctl[C_NODE_LIMIT] = budget.nodes or 0
+            ctl[C_DEADLINE] = deadline
+            ctl[C_NEXT_CHECK] = 0
+        horizon = ctl[S_HORIZON]
+        if options.aspiration and done is not None:
+            alpha, beta = previous - options.aspiration, previous + options.aspiration
+            value = run(depth, alpha, beta)
+            if not ctl[C_ABORTED] and (value <= alpha or value >= beta):
+                researches += 1
+                value = run(depth, -np.inf, np.inf)
+        else:
+            value = run(depth, -np.inf, np.inf)
+        if ctl[C_ABORTED]:
+            break
+        best = int(np.flatnonzero(ws.moves[0, :n] == ws.pv[0, 0])[0])
+        exact = bool(ctl[S_HORIZON] == horizon and ctl[TP.S_QNODES] == 0)
+        done = (depth, ws.root_scores[:n].copy(), best, ws.pv[0, : ctl[_PV_LEN]].copy(), exact)
+        previous = value
+        if exact or (deadline and time.perf_counter_ns() >= deadline):
+            break
+        scores = np.where(np.isnan(ws.root_scores[:n]), -np.inf, ws.root_scores[:n])
+        ws.root_keys[:n] = scores
+    if done is None:
+        raise ValueError("the budget ran out before the first iteration completed")
+    depth, scores, index, pv, exact = done
+    return RootResult(
+        index=index,
+        scores=scores,
+        depth=float(depth),
+        expanded=int(ctl[S_EXPANDED]),
+        evaluated=int(ctl[S_EVALUATED]),
+        seconds=(time.perf_counter_ns() - start) / 1e9,
+        moves=ws.moves[0, :n].copy(),
+        pv=pv,
+        tt_hits=int(ctl[S_TT_HITS]),
+        exact=exact,
+        counters={
+            "cutoffs": int(ctl[TP.S_CUTOFFS]),
+            "first_move_cutoffs": int(ctl[TP.S_FIRST_CUTOFFS]),
+            "pvs_researches": int(ctl[TP.S_RESEARCHES]),
+            "aspiration_researches": researches,
+            "order_evaluations": int(ctl[TP.S_ORDER_EVALS]),
+            "quiescence_nodes": int(ctl[TP.S_QNODES]),
+        },
+    )
+
+
+def run_suite(
+    position: Any,
+    algorithm: str,
+    *,
+    game: Any,
+    budget: Budget,
+    heuristic: Any,
+    workspace: SuiteWorkspace | None,
+    **options: Any,
+) -> RootResult:
+    """``negamax`` or ``alphabeta`` on ``position`` of ``game`` with ``options`` (the
+    registry's driver of the two algorithms)."""
+    game = resolve_game(position, game)
+    info = getattr(game, "info", None)
+    if info is None or info.n_players != 2 or not info.zero_sum:
+        name = getattr(game, "name", game)
+        players = f" with {info.n_players} players" if info is not None else ""
+        raise ValueError(
+            f"{algorithm} searches two-player zero-sum games; {name}{players} is not one "
+            "(use maxn, maxnis, paranoid or hypermax)"
+        )
+    opts = SuiteOptions(prune=algorithm != "negamax", **options)
+    return suite_search(
+        ops_of(game),
+        leaf_evaluator(game, heuristic),
+        tuple(int(p) for p in info.players),
+        state_of(position),
+        budget,
+        opts,
+        workspace,
+    )

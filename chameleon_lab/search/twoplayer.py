@@ -1,0 +1,310 @@
+"""The two-player search suite of seed 001: NegaMax and alpha-beta with every switch.
+
+One node function, written once over the game protocol and compiled per (game,
+heuristic) like the multi-player searches (:func:`.core.bind`), runs every setting;
+the switches are read from the control array at run time, so a notebook can turn them
+on one by one without a compile per combination:
+
+* ``prune``: alpha-beta (fail-soft) instead of plain NegaMax, which searches the full
+  tree (the ``negamax`` algorithm: the exhaustive solver when the depth reaches the
+  end of the game);
+* ``ordering``: static move ordering by a cheap evaluation (each child is made,
+  evaluated and taken back), from the remaining depth ``ordering`` on (the seed
+  advises against it just above the leaves: there it costs what the search saves);
+  these evaluations are counted apart (``order_evals``);
+* ``pvs``: principal-variation search: the first child with the full window, the others
+  with a null window, searched again when they fail high inside the window;
+* ``killers``: two killer moves per ply (moves that cut off at the same ply elsewhere)
+  are tried first after the table's move;
+* ``history``: the history heuristic, ``depth**2`` per cut-off, orders the remaining moves;
+* ``tt_bits``: a transposition table of ``2**tt_bits`` entries, keyed by the game's
+  Zobrist key, with exact/lower/upper bounds, depth-preferred replacement and the best
+  move, which is searched first. Its values are used only at the same remaining depth,
+  so the root value stays the fixed-depth minimax value (a position's value at a
+  given remaining depth does not depend on the path to it in these games);
+* ``quiescence``: at the depth limit the search goes on over the game's *noisy* moves
+  (``GameOps.noisy``, e.g. Chameleon Chess's captures) up to this many plies, standing
+  pat on the static value; it changes values (it searches deeper), so it is not part of
+  the fixed-depth exactness.
+
+Values are from the view of the player to move (negamax): a leaf scores
+``2 * s[p] - (s0 + s1 + s2 + s3)`` from the heuristic's raw scores (for two players
+``s[p] - s[opponent]``), a finished position its exact returns scaled as in
+:func:`.core.leaf_function`. Players must alternate, as they do in every two-player
+game of the library (a forced pass is a move).
+
+Iterative deepening, aspiration windows, budgets and the choice are in :mod:`.suite`.
+Without ``quiescence`` every combination returns the fixed-depth minimax value (tested
+against ``negamax``); which move is chosen among equal values may differ.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .core import evaluate, generate, key, make, noisy, player_of, unmake
+from .improved import (
+    C_ABORTED,
+    C_STAMP,
+    MAX_PLIES,
+    PV_LEN,
+    S_EVALUATED,
+    S_EXPANDED,
+    S_HORIZON,
+    S_TT_HITS,
+    _pv_take,
+    out_of_budget,
+)
+
+# ``ctl`` columns after the improved searches' budget and counter columns (0..8) and
+# their principal-variation lengths (PV_LEN .. PV_LEN + MAX_PLIES)
+_BASE = PV_LEN + MAX_PLIES
+S_CUTOFFS = _BASE  # beta cut-offs
+S_FIRST_CUTOFFS = _BASE + 1  # ... by the first move searched
+S_RESEARCHES = _BASE + 2  # PVS re-searches after a null-window fail high
+S_ORDER_EVALS = _BASE + 3  # evaluations spent on static move ordering
+S_QNODES = _BASE + 4  # quiescence nodes
+O_PRUNE = _BASE + 5
+O_ORDERING = _BASE + 6  # order from this remaining depth on (0: off)
+O_PVS = _BASE + 7
+O_KILLERS = _BASE + 8
+O_HISTORY = _BASE + 9
+O_QUIESCENCE = _BASE + 10  # quiescence plies (0: off)
+C_PLAYER_A = _BASE + 11  # the two players (the opponent of p is A + B - p)
+C_PLAYER_B = _BASE + 12
+CTL_SIZE = _BASE + 13
+
+# transposition table columns
+T_KEY = 0
+T_STAMP = 1
+T_DEPTH_FLAG = 2  # (depth + QMAX) * 4 + flag; depth may be negative in quiescence
+T_MOVE = 3  # best move (the move's code), -1 for none
+TT_COLUMNS = 4
+EXACT = 0
+LOWER = 1
+UPPER = 2
+QMAX = 64  # offset of stored depths
+
+#: History table size (move codes are folded into it).
+HISTORY_SIZE = 1 << 14
+#: Width of PVS's null window (values are floats).
+NULL_WINDOW = 1e-9
+_BIG = 1e300
+
+
+@njit(cache=True, inline="always")
+def _select(keys: np.ndarray, perm: np.ndarray, ply: int, k: int, n: int) -> None:
+    """Move the best-keyed remaining move (first of equals) to place ``k`` (lazy
+    selection sort: moves after a cut-off are never sorted)."""
+    best = k
+    for j in range(k + 1, n):
+        if keys[ply, j] > keys[ply, best]:
+            best = j
+    if best != k:
+        t = keys[ply, k]
+        keys[ply, k] = keys[ply, best]
+        keys[ply, best] = t
+        u = perm[ply, k]
+        perm[ply, k] = perm[ply, best]
+        perm[ply, best] = u
+
+
+def ab_node(  # pragma: no cover - compiled by bind()
+    state,
+    depth,
+    ply,
+    alpha,
+    beta,
+    me,
+    moves,
+    undo,
+    leaf,
+    ctl,
+    pv,
+    keys,
+    perm,
+    root_keys,
+    root_scores,
+    killers,
+    history,
+    tt_int,
+    tt_val,
+):
+    """The value of ``state`` for ``me`` (the player to move, or, at a finished
+    position, the one whose turn it would be) within ``(alpha, beta)``, fail-soft."""
+    p = player_of(state)
+    quiet_end = depth <= 0 and (ctl[O_QUIESCENCE] == 0 or depth <= -ctl[O_QUIESCENCE])
+    if p < 0 or quiet_end:
+        evaluate(state, leaf)
+        ctl[S_EVALUATED] += 1
+        if p >= 0:
+            ctl[S_HORIZON] += 1
+        ctl[PV_LEN + ply] = ply
+        return 2.0 * leaf[me] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
+    if out_of_budget(ctl):
+        return 0.0
+    other = ctl[C_PLAYER_A] + ctl[C_PLAYER_B] - p
+    prune = ctl[O_PRUNE] != 0
+    best = -np.inf
+    if depth <= 0:  # quiescence: stand pat, then the noisy moves only
+        evaluate(state, leaf)
+        ctl[S_EVALUATED] += 1
+        ctl[S_QNODES] += 1
+        ctl[PV_LEN + ply] = ply
+        best = 2.0 * leaf[p] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+        n = noisy(state, moves, ply)
+    else:
+        n = generate(state, moves, ply)
+    # transposition table: the stored move first; the value at the same depth only
+    slot = -1
+    h = 0
+    tt_move = -1
+    if tt_int.shape[0] > 0 and ply > 0:
+        h = key(state)
+        slot = h & (tt_int.shape[0] - 1)
+        if tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ctl[C_STAMP]:
+            tt_move = tt_int[slot, T_MOVE]
+            info = tt_int[slot, T_DEPTH_FLAG]
+            if (info >> 2) - QMAX == depth:
+                flag = info & 3
+                v = tt_val[slot]
+                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                    ctl[S_TT_HITS] += 1
+                    ctl[PV_LEN + ply] = ply
+                    return v
+    ctl[S_EXPANDED] += 1
+    # ordering keys: the table's move, killers, static value, history; else generation
+    order = ctl[O_ORDERING] > 0 and depth >= ctl[O_ORDERING]
+    for i in range(n):
+        perm[ply, i] = i
+        m = moves[ply, i]
+        if ply == 0:
+            keys[ply, i] = root_keys[i]
+            continue
+        score = 0.0
+        if m == tt_move:
+            score = _BIG
+        elif ctl[O_KILLERS] and (m == killers[ply, 0] or m == killers[ply, 1]):
+            score = _BIG / 2 if m == killers[ply, 0] else _BIG / 4
+        elif order:
+            make(state, m, undo, ply)
+            evaluate(state, leaf)
+            unmake(state, undo, ply)
+            ctl[S_ORDER_EVALS] += 1
+            score = 2.0 * leaf[p] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
+        elif ctl[O_HISTORY]:
+            score = history[m & (HISTORY_SIZE - 1)]
+        keys[ply, i] = score
+    alpha0 = alpha
+    best_move = -1
+    for k in range(n):
+        _select(keys, perm, ply, k, n)
+        i = perm[ply, k]
+        m = moves[ply, i]
+        make(state, m, undo, ply)
+        if k == 0 or not ctl[O_PVS] or not prune:
+            v = -ab_node(
+                state,
+                depth - 1,
+                ply + 1,
+                -beta,
+                -alpha,
+                other,
+                moves,
+                undo,
+                leaf,
+                ctl,
+                pv,
+                keys,
+                perm,
+                root_keys,
+                root_scores,
+                killers,
+                history,
+                tt_int,
+                tt_val,
+            )
+        else:
+            v = -ab_node(
+                state,
+                depth - 1,
+                ply + 1,
+                -alpha - NULL_WINDOW,
+                -alpha,
+                other,
+                moves,
+                undo,
+                leaf,
+                ctl,
+                pv,
+                keys,
+                perm,
+                root_keys,
+                root_scores,
+                killers,
+                history,
+                tt_int,
+                tt_val,
+            )
+            if alpha < v < beta and not ctl[C_ABORTED]:
+                ctl[S_RESEARCHES] += 1
+                v = -ab_node(
+                    state,
+                    depth - 1,
+                    ply + 1,
+                    -beta,
+                    -v,
+                    other,
+                    moves,
+                    undo,
+                    leaf,
+                    ctl,
+                    pv,
+                    keys,
+                    perm,
+                    root_keys,
+                    root_scores,
+                    killers,
+                    history,
+                    tt_int,
+                    tt_val,
+                )
+        unmake(state, undo, ply)
+        if ctl[C_ABORTED]:
+            return 0.0
+        if ply == 0:
+            root_scores[i] = v
+        if v > best:
+            best = v
+            best_move = m
+            _pv_take(pv, ctl, ply, m)
+            if prune and v > alpha:
+                alpha = v
+        if prune and alpha >= beta:
+            ctl[S_CUTOFFS] += 1
+            if k == 0:
+                ctl[S_FIRST_CUTOFFS] += 1
+            if ctl[O_KILLERS] and m != killers[ply, 0]:
+                killers[ply, 1] = killers[ply, 0]
+                killers[ply, 0] = m
+            if ctl[O_HISTORY] and depth > 0:
+                history[m & (HISTORY_SIZE - 1)] += depth * depth
+            break
+    if n == 0:  # quiescence without noisy moves: the stand-pat value
+        return best
+    if slot >= 0:
+        stored = tt_int[slot, T_DEPTH_FLAG]
+        same = tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ctl[C_STAMP]
+        fresh = tt_int[slot, T_STAMP] != ctl[C_STAMP]
+        if fresh or same or (stored >> 2) - QMAX <= depth:  # depth-preferred
+            flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+            tt_int[slot, T_KEY] = h
+            tt_int[slot, T_STAMP] = ctl[C_STAMP]
+            tt_int[slot, T_DEPTH_FLAG] = (depth + QMAX) * 4 + flag
+            tt_int[slot, T_MOVE] = best_move
+            tt_val[slot] = best
+    return best

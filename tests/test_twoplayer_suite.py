@@ -1,0 +1,176 @@
+"""The two-player suite against theory: at a fixed depth alpha-beta with any of its
+switches returns the NegaMax (minimax) value; NegaMax to the end of the game is the
+exact value; pruning never expands more nodes than NegaMax; Paranoid without
+normalisation is the same search on a two-player game."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from chameleon_lab.agents import Agent
+from chameleon_lab.games import get_game
+from chameleon_lab.search.api import search
+from chameleon_lab.search.solve import solve
+
+GAMES = [
+    ("tictactoe", {}),
+    ("gomoku", {"width": 5, "height": 5, "k": 4}),
+    ("nim", {"heaps": [2, 3, 4]}),
+    ("dice", {"target": 20, "start": 3}),
+    ("chameleon", {"players": "RY"}),
+]
+SWITCHES = ["ordering", "pvs", "killers", "history", "tt", "aspiration"]
+
+
+def _positions(name, params, count, seed, plies=12):
+    game = get_game(name, **params)
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        pos = game.start()
+        for _ in range(rng.randint(0, plies)):
+            if pos.is_over:
+                break
+            pos = pos.play(rng.choice(pos.legal_moves))
+        if not pos.is_over:
+            out.append(pos)
+    return out
+
+
+def _value(result):
+    return float(result.scores[result.index])
+
+
+def _options(combo):
+    on = dict(zip(SWITCHES, combo, strict=True))
+    return {
+        "ordering": on["ordering"],
+        "pvs": on["pvs"],
+        "killers": on["killers"],
+        "history": on["history"],
+        "tt_bits": 12 if on["tt"] else 0,
+        "aspiration": 3.0 if on["aspiration"] else 0.0,
+    }
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES, ids=[g for g, _ in GAMES])
+def test_every_switch_combination_returns_the_negamax_value(name, params):
+    depth = 2 if name == "chameleon" else 3
+    for pos in _positions(name, params, 6, seed=11):
+        full = search(pos, "negamax", depth=depth, iterative=False)
+        for combo in itertools.product([False, True], repeat=len(SWITCHES)):
+            result = search(pos, "alphabeta", depth=depth, **_options(combo))
+            assert _value(result) == pytest.approx(_value(full)), (pos, combo)
+            assert result.nodes <= full.nodes * (depth + 2)  # iterative re-searches included
+            assert result.moves[result.index] == result.pv[0]
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES, ids=[g for g, _ in GAMES])
+def test_pruning_never_expands_more_than_negamax(name, params):
+    for pos in _positions(name, params, 10, seed=5):
+        full = search(pos, "negamax", depth=2, iterative=False)
+        pruned = search(pos, "alphabeta", depth=2, iterative=False)
+        assert pruned.nodes <= full.nodes
+        assert _value(pruned) == pytest.approx(_value(full))
+
+
+def test_static_ordering_lowers_the_node_count_on_average():
+    plain, ordered = [], []
+    for pos in _positions("gomoku", {"width": 7, "height": 7, "k": 5}, 12, seed=2, plies=8):
+        plain.append(search(pos, "alphabeta", depth=3, iterative=False).nodes)
+        ordered.append(search(pos, "alphabeta", depth=3, iterative=False, ordering=True).nodes)
+    assert np.mean(ordered) < np.mean(plain)
+
+
+@pytest.mark.parametrize(("name", "params"), [("tictactoe", {}), ("nim", {"heaps": [1, 2, 3]})])
+def test_negamax_to_the_end_is_the_exact_value(name, params):
+    game = get_game(name, **params)
+    scale = game.ops.terminal_scale * (game.info.max_utility - game.info.min_utility)
+    for pos in _positions(name, params, 15, seed=9):
+        result = search(pos, "negamax", depth=game.info.max_length, iterative=False)
+        assert result.exact
+        assert _value(result) / scale == pytest.approx(solve(pos).value)
+        ab = search(pos, "alphabeta", depth=game.info.max_length, tt_bits=12, ordering=True)
+        assert _value(ab) == pytest.approx(_value(result))
+
+
+def test_paranoid_without_normalisation_is_the_same_search_on_two_players():
+    for pos in _positions("chameleon", {"players": "RG"}, 6, seed=4, plies=6):
+        ab = search(pos, "alphabeta", depth=3)
+        para = search(pos, "paranoid", depth=3, normalize=False)
+        assert _value(ab) == pytest.approx(float(para.scores[para.index]))
+
+
+def test_agents_report_cutoffs_and_their_place():
+    game = get_game("gomoku")
+    agent = Agent("alphabeta", game="gomoku", ordering=True, pvs=True, tt_bits=16, depth=3)
+    decision = agent.choose(game.from_moves(["d4", "d5"]))
+    counters = decision.counters
+    assert counters["cutoffs"] >= counters["first_move_cutoffs"] > 0
+    assert decision.depth == 3 and len(decision.pv) == 3
+    assert decision.record()["counters"] == counters
+    assert Agent.from_params(agent.params()).params() == agent.params()
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"algorithm": "maxn", "pvs": True}, "maxn takes no option 'pvs'"),
+        ({"algorithm": "alphabeta", "aspiration": 5, "iterative": False}, "need iterative=True"),
+        ({"algorithm": "alphabeta", "tt_bits": 31}, "tt_bits must be a whole number in 0..30"),
+        ({"algorithm": "alphabeta", "tt_bits": True}, "tt_bits must be a whole number"),
+        ({"algorithm": "alphabeta", "depth": 0}, "depth must be a whole number >= 1"),
+        ({"algorithm": "alphabeta", "heuristic": "pawns"}, "unknown heuristic 'pawns' for gomoku"),
+        ({"algorithm": "alphabeta", "flavour": "thesis"}, "alphabeta has no thesis flavour"),
+        ({"algorithm": "alphabeta", "quiescence": 99}, "quiescence is a number of plies"),
+        ({"algorithm": "alphabeta", "pvs": "yes"}, "pvs must be true or false"),
+    ],
+)
+def test_bad_options_are_refused_when_the_agent_is_made(params, message):
+    params = {"game": "gomoku", "depth": 2, **params}
+    with pytest.raises(ValueError, match=message):
+        Agent(**params)
+
+
+def test_the_suite_refuses_games_that_are_not_two_player_zero_sum():
+    with pytest.raises(ValueError, match="two-player zero-sum games; chameleon with 4 players"):
+        search(get_game("chameleon").start(), "alphabeta", depth=2)
+
+
+def test_conformance_search_answers_with_the_suite_and_the_multiplayer_searches():
+    lines = [
+        {"game": "tictactoe", "moves": ["b2"], "algorithm": "alphabeta", "depth": 8},
+        {
+            "game": "tictactoe",
+            "moves": ["b2"],
+            "algorithm": "alphabeta",
+            "depth": 8,
+            "options": {"ordering": True, "pvs": True, "tt_bits": 14},
+        },
+        {"game": "tictactoe", "moves": ["b2"], "algorithm": "negamax", "depth": 8},
+        {"game": "nim", "params": {"heaps": [1, 2]}, "algorithm": "paranoid", "depth": 3},
+        {"game": "dice", "algorithm": "alphabeta", "depth": 6, "heuristic": "threats"},
+        {"game": "tictactoe", "algorithm": "alphabeta", "depth": 2, "options": {"pvs": 1}},
+    ]
+    done = subprocess.run(
+        [sys.executable, "-m", "chameleon_lab.conformance", "search"],
+        input="".join(json.dumps(x) + "\n" for x in lines),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    answers = [json.loads(x) for x in done.stdout.splitlines()]
+    assert len(answers) == 5
+    # O's value after X in the centre is a draw at full depth, whatever the switches
+    assert [a["value"] for a in answers[:3]] == [0.0, 0.0, 0.0]
+    assert answers[2]["nodes"] > answers[0]["nodes"] > answers[1]["nodes"]
+    for a in answers:
+        assert set(a) == {"move", "value", "nodes", "seconds"} and a["seconds"] >= 0
+    assert done.returncode == 2 and done.stderr.startswith("line 6: pvs must be true or false")
