@@ -28,6 +28,7 @@ from .core import (
     RootResult,
     bind,
     check_root,
+    check_tt_bits,
     node_head,
     working_state,
 )
@@ -54,11 +55,7 @@ class DeepWorkspace:
     searches: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
-        if isinstance(self.tt_bits, bool) or self.tt_bits not in range(27):
-            raise ValueError(
-                f"tt_bits must be a whole number in 0..26 (2**tt_bits table entries), "
-                f"got {self.tt_bits!r}"
-            )
+        check_tt_bits(self.tt_bits)
         g, plies = self.game, I.MAX_PLIES
         self.moves = np.zeros((plies, g.max_moves), dtype=np.int64)
         self.undo = np.zeros((plies, g.undo_size), dtype=np.int64)
