@@ -53,3 +53,29 @@ def test_improved_node_functions_take_no_references(algorithm):
     node = bind(template, CHAMELEON_OPS, count_pawns_100_roles, _nrt=False)
     llvm = node.inspect_llvm(node.signatures[0]).split("\ndefine")[1]
     assert "@NRT_incref(" not in llvm and "@NRT_decref(" not in llvm
+
+
+@pytest.mark.parametrize("name", ["chameleon", "tictactoe", "gomoku", "nim", "dice"])
+def test_every_games_protocol_functions_take_no_references(name):
+    # compiled afresh with the kernel's own options (numba shows no code of cached ones)
+    from chameleon_lab.games import get_game
+
+    game = get_game(name)
+    ops, state = game.ops, game.start().state.copy()
+    moves = np.zeros((2, ops.max_moves), dtype=np.int64)
+    undo = np.zeros((2, ops.undo_size), dtype=np.int64)
+    ops.generate(state, moves, 0)
+    calls = [
+        (ops.generate, (state, moves, 0)),
+        (ops.make, (state, moves[0, 0], undo, 0)),
+        (ops.unmake, (state, undo, 0)),
+        (ops.player_of, (state,)),
+        (ops.key, (state,)),
+    ]
+    for function, args in calls:
+        options = {
+            k: v for k, v in function.targetoptions.items() if k not in ("cache", "nopython")
+        }
+        fresh = njit(**options)(function.py_func)
+        fresh(*args)
+        assert _increfs(fresh) == 0, (name, function.__name__)

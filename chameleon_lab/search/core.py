@@ -245,7 +245,8 @@ def compile_for(dispatcher: Any, *args: Any) -> None:
     search's own clock does not count numba's compile time."""
     from numba import typeof
 
-    dispatcher.compile(tuple(typeof(a) for a in args))
+    if not dispatcher.signatures:  # compiled already: the call finds its code
+        dispatcher.compile(tuple(typeof(a) for a in args))
 
 
 @njit(cache=True)

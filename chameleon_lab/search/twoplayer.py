@@ -179,7 +179,9 @@ def ab_node(  # pragma: no cover - compiled by bind()
     ctl[S_EXPANDED] += 1
     # ordering keys: the table's move, killers, static value, history; else generation
     order = ctl[O_ORDERING] > 0 and depth >= ctl[O_ORDERING]
-    for i in range(n):
+    # without a table move, killers, ordering or history every key is 0: skip them all
+    keyed = ply == 0 or tt_move >= 0 or order or ctl[O_KILLERS] or ctl[O_HISTORY]
+    for i in range(n if keyed else 0):
         perm[ply, i] = i
         m = moves[ply, i]
         if ply == 0:
@@ -202,8 +204,10 @@ def ab_node(  # pragma: no cover - compiled by bind()
     alpha0 = alpha
     best_move = -1
     for k in range(n):
-        _select(keys, perm, ply, k, n)
-        i = perm[ply, k]
+        i = k
+        if keyed:
+            _select(keys, perm, ply, k, n)
+            i = perm[ply, k]
         m = moves[ply, i]
         make(state, m, undo, ply)
         if k == 0 or not ctl[O_PVS] or not prune:

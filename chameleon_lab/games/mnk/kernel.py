@@ -84,7 +84,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, error_model="numpy")  # no ZeroDivisionError path: see below
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Place the mover's stone on cell ``move``; a line of k or more through it wins."""
     width = state[W]
@@ -99,29 +99,34 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     k = state[K]
     col = move % width
     row = move // width
+    # Neither a break or return inside the loops nor the exception path of ``% width``
+    # (numba's default error model raises ZeroDivisionError) may stay here: each keeps
+    # numba's reference count of the state (an atomic call per move, see the Chameleon
+    # kernel's "Speed"); tests/test_compiled_code.py checks it.
+    won = False
     for d in range(4):
         dc = _DCOL[d]
         dr = _DROW[d]
         run = 1
         c = col + dc
         r = row + dr
-        while run < k and 0 <= c < width and 0 <= r < height:
-            if state[CELLS + r * width + c] != stone:
-                break
+        while run < k and 0 <= c < width and 0 <= r < height and (
+            state[CELLS + r * width + c] == stone
+        ):
             run += 1
             c += dc
             r += dr
         c = col - dc
         r = row - dr
-        while run < k and 0 <= c < width and 0 <= r < height:
-            if state[CELLS + r * width + c] != stone:
-                break
+        while run < k and 0 <= c < width and 0 <= r < height and (
+            state[CELLS + r * width + c] == stone
+        ):
             run += 1
             c -= dc
             r -= dr
-        if run >= k:
-            state[WINNER] = p
-            return
+        won = won or run >= k
+    if won:
+        state[WINNER] = p
 
 
 @njit(cache=True)
