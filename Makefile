@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test lint bench bench-games clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,10 @@ test: lint
 
 bench: $(STAMP)
 	$(BIN)/chameleon-lab bench perft
+
+bench-games: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
+	$(BIN)/chameleon-lab bench games
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

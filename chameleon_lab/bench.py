@@ -147,7 +147,7 @@ def print_search(depth: int = 4, count: int = 12) -> dict[str, float]:
 def print_improved(depth: int = 4, count: int = 12) -> dict[str, float]:
     """Improved-flavour nodes per second at a fixed ``depth`` on :func:`bench_positions`
     (iterative deepening to that depth; nodes of every iteration counted)."""
-    from .search.api import ALGORITHMS, search
+    from .search.api import MULTIPLAYER, search
 
     positions = bench_positions(count)
     print(
@@ -155,7 +155,7 @@ def print_improved(depth: int = 4, count: int = 12) -> dict[str, float]:
     )
     print(f"{'algorithm':10} {'nodes':>12} {'seconds':>8} {'nodes/s':>12} {'tt hits':>9}")
     rates = {}
-    for algorithm in ALGORITHMS:
+    for algorithm in MULTIPLAYER:
         search(positions[0], algorithm, depth=2)  # compile outside the timing
         nodes, seconds, hits = 0, 0.0, 0
         for pos in positions:
@@ -278,10 +278,10 @@ def print_tournament(games: int = 24, depth: int = 4, workers: tuple[int, ...] =
     every run plays the same games. One worker plays in this process; more use the
     process pool of :func:`~chameleon_lab.tournament.run_session`.
     """
-    from .search.api import ALGORITHMS
+    from .search.api import MULTIPLAYER
     from .tournament import Session, format_seating, original_seatings, run_session
 
-    agents = {a: {"algorithm": a, "flavour": "thesis"} for a in ALGORITHMS}
+    agents = {a: {"algorithm": a, "flavour": "thesis"} for a in MULTIPLAYER}
     seatings = [format_seating(s) for s in original_seatings(list(agents))[:games]]
     session = Session("bench", agents, design="fixed", seatings=seatings, budget={"depth": depth})
     run_session(  # compile the searches once, outside the timings

@@ -18,12 +18,36 @@ def _positive(text: str) -> int:
     return value
 
 
+def _node_budget(text: str) -> int:
+    """``--nodes``: a whole number from 1 to 2**63 - 1 (``1e6`` style accepted)."""
+    from .tournament.session import MAX_NODES
+
+    try:
+        value = int(text)
+    except ValueError:
+        try:
+            number = float(text)
+            value = int(number) if number.is_integer() else 0
+        except (ValueError, OverflowError):
+            value = 0
+    if not 1 <= value <= MAX_NODES:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number from 1 to {MAX_NODES} (the node budget must fit a "
+            f"64-bit integer), got {text!r}"
+        )
+    return value
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
-    """``bench perft`` / ``bench search``: print speed figures."""
+    """``bench perft`` / ``search`` / ``games`` / ``tournament``: print speed figures."""
     from .bench import print_depths, print_improved, print_perft, print_search, print_tournament
 
     if args.what == "perft":
         print_perft(depth=args.depth, repeat=args.repeat)
+    elif args.what == "games":
+        from .bench_games import print_games
+
+        print_games(count=args.positions)
     elif args.what == "tournament":
         print_tournament(games=args.games, depth=args.depth, workers=tuple(args.workers))
     else:
@@ -162,7 +186,8 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     print(report)
     if report.interrupted:
         print("interrupted: run the same command again to play the missing games")
-        return 130
+        # the shell's convention, 128 + the signal: 130 for Ctrl-C, 143 for SIGTERM
+        return 143 if report.signal == "SIGTERM" else 130
     _print_summary(session_records(out, session))
     return 0
 
@@ -227,7 +252,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_notebooks(args: argparse.Namespace) -> int:
     """``notebooks run``: execute the notebooks with papermill (the main job)."""
-    from .workbench import NotebookFailed, run_batch
+    from .workbench import NotebookFailed, project_path, run_batch
 
     try:
         done = run_batch(
@@ -245,8 +270,8 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
         return 1
     total = sum(s for _, s in done)
     print(
-        f"ran {len(done)} notebook(s) in {total:.0f} s: reports in {args.reports}/, "
-        f"figures in {args.figures}/, tables in {args.data}/"
+        f"ran {len(done)} notebook(s) in {total:.0f} s: reports in {project_path(args.reports)}/, "
+        f"figures in {project_path(args.figures)}/, tables in {project_path(args.data)}/"
     )
     return 0
 
@@ -297,6 +322,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=_positive, nargs="+", default=[1, 2], help="worker counts (1 2)"
     )
     tour.set_defaults(func=cmd_bench)
+    games = bench_sub.add_parser(
+        "games",
+        help="every game's perft and the two-player suite's nodes/s per setting, beside "
+        "OpenSpiel's Python alpha-beta where installed (extra 'bench')",
+    )
+    games.add_argument(
+        "--positions", type=_positive, default=6, help="fixed positions per game (default 6)"
+    )
+    games.set_defaults(func=cmd_bench)
 
     tour = sub.add_parser(
         "tournament",
@@ -337,7 +371,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tour.add_argument("--depth", type=_positive, help="default budget: plies")
     tour.add_argument("--time-ms", type=float, help="default budget: ms a move")
-    tour.add_argument("--nodes", type=_positive, help="default budget: nodes a move")
+    tour.add_argument(
+        "--nodes", type=_node_budget, help="default budget: nodes a move (1 to 2**63 - 1)"
+    )
     tour.add_argument("--repetitions", type=_positive, default=1, help="plays of each seating")
     tour.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
     tour.add_argument(
@@ -346,7 +382,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="moves a game (default: 100 for Chameleon Chess as the original, else none)",
     )
     _runner_options(tour)
-    tour.add_argument("--out", help="records file (default data/tournaments/NAME.jsonl)")
+    tour.add_argument(
+        "--out",
+        help="records file (default data/tournaments/NAME.jsonl); one run at a time writes "
+        "to it (a lock file NAME.jsonl.lock beside it holds the run's PID)",
+    )
     tour.set_defaults(func=cmd_tournament)
 
     games = sub.add_parser("games", help="list the games, their parameters and heuristics")
@@ -377,9 +417,15 @@ def build_parser() -> argparse.ArgumentParser:
     nrun = nbs_sub.add_parser("run", help="execute the notebooks into reports/")
     nrun.add_argument("--profile", default="quick", help="quick (about 15 min) or full")
     nrun.add_argument("--only", action="append", metavar="NAME", help="only this notebook")
-    nrun.add_argument("--reports", default="reports", help="executed notebooks")
-    nrun.add_argument("--figures", default="figures", help="PNG and SVG figures")
-    nrun.add_argument("--data", default="data", help="CSV tables and records")
+    nrun.add_argument(
+        "--reports", default="reports", help="executed notebooks (relative: in the project)"
+    )
+    nrun.add_argument(
+        "--figures", default="figures", help="PNG and SVG figures (relative: in the project)"
+    )
+    nrun.add_argument(
+        "--data", default="data", help="CSV tables and records (relative: in the project)"
+    )
     nrun.add_argument("--workers", type=_positive, help="processes (default: all cores)")
     nrun.add_argument("--shared", help="the shared/ folder (default: beside the project)")
     nrun.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -413,6 +459,9 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"chameleon-lab {args.command}: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"chameleon-lab {args.command}: interrupted", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

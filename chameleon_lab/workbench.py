@@ -9,20 +9,35 @@ message listing the valid values.
 parameters of a profile (``quick``: about a quarter of an hour on two cores;
 ``full``: the thesis's scale), figures to ``figures/`` and tables to ``data/``. A
 failing notebook stops the batch with the notebook and the cell named.
+
+Folders: a relative output folder (``figures_dir``, ``data_dir``, the reports) means
+one in the project, the folder holding ``pyproject.toml`` (:func:`project_path`),
+whatever the working directory of the shell, the kernel or Jupyter: the notebooks'
+check cells resolve their folders with it too, so papermill's command line, its Python
+API and JupyterLab all write to the same place.
 """
 
 from __future__ import annotations
 
 import time
+import tomllib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .search.registry import algorithm_names
 
-NOTEBOOKS = ("01_game", "02_trees", "03_complexity", "04_thesis_tables", "05_time_budgets")
+NOTEBOOKS = (
+    "01_game",
+    "02_trees",
+    "03_complexity",
+    "04_thesis_tables",
+    "05_time_budgets",
+    "06_two_player_search",
+)
 SOURCES = ("legacy", "thesis", "improved")
-ALGORITHMS = algorithm_names()
+#: The searches notebook 05 compares on four-player Chameleon Chess (multi-player ones).
+ALGORITHMS = algorithm_names(players=4)
 
 PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     "quick": {
@@ -42,6 +57,14 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "algorithms": list(ALGORITHMS),
             "budgets_ms": [10, 30, 100],
             "repetitions": 1,
+        },
+        "06_two_player_search": {
+            "game": "gomoku",
+            "depths": [1, 2, 3],
+            "positions": 4,
+            "budgets_ms": [10, 100],
+            "tournament_ms": 20,
+            "repetitions": 2,
         },
     },
     "full": {
@@ -65,6 +88,14 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "algorithms": list(ALGORITHMS),
             "budgets_ms": [10, 30, 100, 300, 1000],
             "repetitions": 4,
+        },
+        "06_two_player_search": {
+            "game": "gomoku",
+            "depths": [1, 2, 3, 4],
+            "positions": 12,
+            "budgets_ms": [10, 100, 1000],
+            "tournament_ms": 100,
+            "repetitions": 10,
         },
     },
 }
@@ -111,9 +142,44 @@ class NotebookFailed(RuntimeError):
     """A notebook of the batch raised; the message names it and the cell."""
 
 
+def _is_project(folder: Path) -> bool:
+    try:
+        data = tomllib.loads((folder / "pyproject.toml").read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return False
+    return data.get("project", {}).get("name") == "chameleon_lab"
+
+
+def project_root() -> Path:
+    """The project folder: the one holding chameleon_lab's ``pyproject.toml``.
+
+    The checkout the package is imported from; for an installed copy, the nearest such
+    folder at or above the working directory; else the working directory itself.
+    """
+    package = Path(__file__).resolve().parent
+    for start in (package.parent, Path.cwd().resolve()):
+        for folder in (start, *start.parents):
+            if _is_project(folder):
+                return folder
+    return Path.cwd().resolve()
+
+
+def project_path(path: str | Path) -> Path:
+    """``path`` as an absolute path: a relative one is taken in the project folder
+    (:func:`project_root`), not in the working directory of the kernel or shell."""
+    if isinstance(path, str) and not path.strip():
+        raise ValueError("a folder path must not be empty; give e.g. 'figures' or '/tmp/out'")
+    path = Path(path).expanduser()
+    return path if path.is_absolute() else project_root() / path
+
+
 def notebook_dir() -> Path:
     """``notebooks/`` of the source tree (the batch runs from a checkout)."""
     return Path(__file__).resolve().parents[1] / "notebooks"
+
+
+#: notebook parameters that name output folders, resolved with :func:`project_path`
+FOLDER_PARAMETERS = ("figures_dir", "data_dir")
 
 
 def run_notebook(
@@ -124,14 +190,28 @@ def run_notebook(
     source_dir: Path | None = None,
     progress: bool = False,
 ) -> Path:
-    """Execute one notebook with papermill into ``reports/NAME.ipynb``."""
+    """Execute one notebook with papermill into ``reports/NAME.ipynb``.
+
+    Relative folders (``reports``, the ``figures_dir`` and ``data_dir`` parameters)
+    are taken in the project folder (:func:`project_path`); ``reports`` is created.
+    """
     import papermill as pm
     from papermill.exceptions import PapermillExecutionError
 
     source = (source_dir or notebook_dir()) / f"{name}.ipynb"
     if not source.exists():
         raise ValueError(f"no notebook {source}; notebooks: {', '.join(NOTEBOOKS)}")
-    reports.mkdir(parents=True, exist_ok=True)
+    parameters = {
+        key: str(project_path(value)) if key in FOLDER_PARAMETERS else value
+        for key, value in parameters.items()
+    }
+    reports = project_path(reports)
+    try:
+        reports.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(
+            f"cannot create the reports folder {reports}: {exc.strerror}; give a writable one"
+        ) from None
     output = reports / f"{name}.ipynb"
     try:
         pm.execute_notebook(
@@ -163,14 +243,17 @@ def run_batch(
     shared: str | None = None,
     progress: bool = True,
 ) -> list[tuple[str, float]]:
-    """Run the notebooks of ``profile`` (all, or ``only`` these); returns (name, seconds)."""
+    """Run the notebooks of ``profile`` (all, or ``only`` these); returns (name, seconds).
+
+    Relative ``reports``, ``figures`` and ``data`` folders are taken in the project
+    folder (:func:`project_path`)."""
     from tqdm.auto import tqdm
 
     check_choice("profile", profile, PROFILES)
     names = list(NOTEBOOKS) if not only else [check_choice("notebook", n, NOTEBOOKS) for n in only]
     common = {
-        "figures_dir": str(Path(figures).resolve()),
-        "data_dir": str(Path(data).resolve()),
+        "figures_dir": str(project_path(figures)),
+        "data_dir": str(project_path(data)),
         "shared": shared or "",
         "workers": workers or 0,
     }
@@ -180,7 +263,7 @@ def run_batch(
         bar.set_postfix_str(name)
         t0 = time.perf_counter()
         params = {**common, **PROFILES[profile][name]}
-        run_notebook(name, params, Path(reports).resolve())
+        run_notebook(name, params, project_path(reports))
         done.append((name, time.perf_counter() - t0))
         bar.write(f"{name}: {done[-1][1]:.0f} s")
     return done

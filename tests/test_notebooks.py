@@ -4,10 +4,27 @@ from __future__ import annotations
 
 import csv
 import json
+import re
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
 
 import pytest
 
-from chameleon_lab.workbench import NOTEBOOKS, NotebookFailed, notebook_dir, run_notebook
+from chameleon_lab.workbench import (
+    NOTEBOOKS,
+    NotebookFailed,
+    check_numbers,
+    notebook_dir,
+    project_path,
+    project_root,
+    run_notebook,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+PAPERMILL = str(Path(sys.executable).with_name("papermill"))
 
 TINY = {
     "01_game": {"agent_depth": 1},
@@ -27,6 +44,15 @@ TINY = {
         "budgets_ms": [10],
     },
     "05_time_budgets": {"algorithms": ["maxn", "paranoid"], "budgets_ms": [2, 4]},
+    "06_two_player_search": {
+        "game_params": {"width": 5, "height": 5, "k": 4},
+        "depths": [1, 2],
+        "settings": ["negamax", "alpha-beta", "+ ordering"],
+        "positions": 2,
+        "budgets_ms": [5],
+        "tournament": ["alpha-beta", "+ ordering"],
+        "tournament_ms": 5,
+    },
 }
 PROMISED = {
     "01_game": (["game_start_positions", "game_roles", "game_shrinking_board"], []),
@@ -39,6 +65,10 @@ PROMISED = {
     "05_time_budgets": (
         ["budget_win_rate_improved", "budget_depths_improved", "budget_depths_by_phase_improved"],
         ["budget_win_rates_improved", "budget_depths_improved"],
+    ),
+    "06_two_player_search": (
+        ["twoplayer_ladder_gomoku", "twoplayer_depth_in_time_gomoku", "twoplayer_dice_tree"],
+        ["twoplayer_ladder_gomoku", "twoplayer_pvs_gomoku", "twoplayer_tournament_gomoku"],
     ),
 }
 
@@ -81,6 +111,8 @@ def test_notebook_runs_and_writes_its_files(name, tmp_path):
         ("05_time_budgets", {"algorithms": ["minimax"]}, "unknown algorithm 'minimax'; valid"),
         ("04_thesis_tables", {"source": "dreams"}, "unknown source 'dreams'; valid values: legacy"),
         ("05_time_budgets", {"flavour": "fast"}, "unknown flavour 'fast'"),
+        ("06_two_player_search", {"settings": ["warp"]}, "unknown setting 'warp'"),
+        ("06_two_player_search", {"game": "chameleon"}, "not a two-player zero-sum game"),
     ],
 )
 def test_bad_parameters_stop_at_the_check_cell(name, params, message, tmp_path):
@@ -167,3 +199,126 @@ def test_notebooks_refuse_unknown_games(tmp_path):
             {"figures_dir": str(tmp_path), "data_dir": str(tmp_path), "game": "go"},
             tmp_path / "reports",
         )
+
+
+def _readme_papermill_script(reports: Path) -> list[str]:
+    """The README's papermill example (the bash block that runs it), one command a line,
+    with its ``reports`` folder moved to ``reports`` (a folder that does not exist)."""
+    blocks = re.findall(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
+    block = next(b for b in blocks if "papermill " in b)
+    lines = [line for line in block.replace("\\\n", " ").splitlines() if line.strip()]
+    assert any(line.startswith(".venv/bin/papermill ") for line in lines), lines
+    return [re.sub(r"(?<![\w/.])reports(?=/|\s|$)", str(reports), line) for line in lines]
+
+
+def _injected(report: Path) -> dict:
+    nb = json.loads(report.read_text())
+    (cell,) = [c for c in nb["cells"] if "injected-parameters" in c["metadata"].get("tags", [])]
+    values: dict = {}
+    exec("".join(cell["source"]), {}, values)
+    return values
+
+
+def test_the_readme_papermill_command_passes_lists_as_lists(tmp_path):
+    """The printed command itself (papermill's --prepare-only: parameters injected, the
+    notebook not run); its reports folder does not exist before."""
+    reports = tmp_path / "reports"
+    lines = _readme_papermill_script(reports)
+    script = "\n".join(line + " --prepare-only" if "papermill " in line else line for line in lines)
+    done = subprocess.run(
+        ["bash", "-e", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    values = _injected(reports / "budgets.ipynb")
+    assert values == {"flavour": "thesis", "repetitions": 2, "budgets_ms": [10, 100]}
+    assert check_numbers("budgets_ms", values["budgets_ms"]) == [10, 100]  # the check cell's
+
+
+@pytest.mark.slow
+def test_the_readme_papermill_command_runs_as_printed(tmp_path):
+    """The printed command executed, with tiny parameters added after it (two algorithms,
+    2 and 4 ms a move, one repetition; folders in tmp_path) to keep it fast."""
+    reports, figures, data = tmp_path / "reports", tmp_path / "figures", tmp_path / "data"
+    tiny = (
+        f" -p figures_dir {figures} -p data_dir {data} -p workers 2 -p repetitions 1"
+        " -y 'algorithms: [maxn, paranoid]' -y 'budgets_ms: [2, 4]'"
+    )
+    lines = _readme_papermill_script(reports)
+    script = "\n".join(line + tiny if "papermill " in line else line for line in lines)
+    done = subprocess.run(
+        ["bash", "-e", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert _injected(reports / "budgets.ipynb")["flavour"] == "thesis"
+    assert (figures / "budget_win_rate_thesis.png").read_bytes()[:4] == b"\x89PNG"
+    rows = list(csv.reader((data / "budget_win_rates_thesis.csv").open()))
+    assert len(rows) >= 2
+    assert sorted(p.name for p in (data / "records" / "budgets").glob("*.jsonl")) == [
+        "budget-thesis-2ms.jsonl",
+        "budget-thesis-4ms.jsonl",
+    ]
+
+
+def test_relative_folders_are_taken_in_the_project(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # not the project: its own folders do not count
+    assert project_root() == ROOT
+    assert project_path("figures") == ROOT / "figures"
+    assert project_path(Path("data") / "records") == ROOT / "data" / "records"
+    assert project_path(tmp_path / "elsewhere") == tmp_path / "elsewhere"
+    with pytest.raises(ValueError, match="must not be empty"):
+        project_path("")
+    for name in NOTEBOOKS:  # every notebook resolves its folders so, by default the project's
+        nb = json.loads((notebook_dir() / f"{name}.ipynb").read_text())
+        code = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+        params = next(
+            "".join(c["source"])
+            for c in nb["cells"]
+            if "parameters" in c.get("metadata", {}).get("tags", [])
+        )
+        assert params.startswith('figures_dir = "figures"') and '\ndata_dir = "data"' in params
+        check = next(c for c in code if c.startswith("# Check the parameters"))
+        assert "FIGURES, DATA = project_path(figures_dir), project_path(data_dir)" in check
+
+
+@pytest.mark.slow
+def test_relative_folders_mean_the_projects_whatever_the_kernels_folder(tmp_path):
+    """papermill's command line with the kernel in another folder, and run_notebook from
+    another working directory: relative folders land in the project."""
+    scratch = Path("reports") / f"test-folders-{uuid.uuid4().hex[:8]}"  # reports/: ignored
+    had_reports = (ROOT / "reports").exists()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    try:
+        cmd = [PAPERMILL, str(notebook_dir() / "02_trees.ipynb"), str(tmp_path / "out.ipynb")]
+        cmd += ["--cwd", str(elsewhere), "-p", "figures_dir", str(scratch / "cli" / "f")]
+        cmd += ["-p", "data_dir", str(scratch / "cli" / "d")]
+        done = subprocess.run(cmd, cwd=elsewhere, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert (ROOT / scratch / "cli" / "f" / "tree_figure_4_6.png").exists()
+        assert (ROOT / scratch / "cli" / "d" / "tree_examples.csv").exists()
+        assert list(elsewhere.iterdir()) == []
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from chameleon_lab.workbench import run_notebook; "
+                f"run_notebook('02_trees', {{'figures_dir': '{scratch}/api/f', "
+                f"'data_dir': '{scratch}/api/d'}}, '{scratch}/api/reports')",
+            ],
+            cwd=elsewhere,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        assert (ROOT / scratch / "api" / "f" / "tree_figure_4_6.png").exists()
+        assert (ROOT / scratch / "api" / "reports" / "02_trees.ipynb").exists()
+        assert list(elsewhere.iterdir()) == []
+    finally:
+        shutil.rmtree(ROOT / scratch, ignore_errors=True)
+        if (
+            not had_reports
+            and (ROOT / "reports").exists()
+            and not any((ROOT / "reports").iterdir())
+        ):
+            (ROOT / "reports").rmdir()

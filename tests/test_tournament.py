@@ -2,21 +2,29 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
+import re
 import signal
+import socket
 import subprocess
 import sys
 import time
+import tracemalloc
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from chameleon_lab.cli import main
 from chameleon_lab.games.chameleon import Position
 from chameleon_lab.tournament import (
+    RecordsInUse,
+    RecordsLock,
     RecordWriter,
     Session,
     TornLineWarning,
@@ -94,8 +102,12 @@ def test_process_pool_gives_the_records_of_a_serial_run():
     assert by_game(serial) == by_game(pooled)
 
 
-def test_dask_local_cluster_gives_the_records_of_the_process_pool():
+def test_dask_local_cluster_gives_the_records_of_the_process_pool(monkeypatch):
     distributed = pytest.importorskip("distributed")
+    from chameleon_lab.tournament import runner
+
+    # a window of 2 futures in flight: the third game is submitted as one finishes
+    monkeypatch.setattr(runner, "DASK_WINDOW", 2)
     session = tiny_session(
         seed=5, design="fixed", seatings=["mx,pa,_,_", "pa,mx,_,_", "mx,pa,pa,mx"]
     )
@@ -139,19 +151,10 @@ def test_a_torn_last_line_is_reported_ignored_and_repaired(tmp_path):
     assert sorted(r["game"] for r in records) == [0, 1, 2] and full.total == 3
 
 
-def test_bad_lines_and_foreign_files_are_named(tmp_path):
+def test_bad_lines_and_foreign_files_are_named(tmp_path, three_records):
     bad = tmp_path / "bad.jsonl"
     with RecordWriter(bad) as w:
-        w.write(
-            {
-                "record": "chameleon_lab/game",
-                "session_id": "x",
-                "game": 0,
-                "seating": [],
-                "moves": [],
-                "outcomes": {},
-            }
-        )
+        w.write(three_records[0])
     with bad.open("a") as f:
         f.write("{not json}\n")
     with pytest.raises(ValueError, match=r"bad\.jsonl line 2 is not JSON"):
@@ -285,3 +288,261 @@ def test_a_file_cut_anywhere_keeps_exactly_its_complete_lines(tmp_path_factory, 
         with RecordWriter(path) as w:
             w.write(three_records[-1])
     assert read_records(path) == [*three_records[:complete], three_records[-1]]
+
+
+# ------------------------------------------------------------------ issue 14, items 6 to 8
+
+TINY_AGENTS = [
+    "--agent",
+    "mx:algorithm=maxn,flavour=thesis",
+    "--agent",
+    "pa:algorithm=paranoid,flavour=thesis",
+]
+
+
+def test_a_second_run_on_the_same_records_file_stops_at_once(tmp_path):
+    """Two real runs of the command on one file: the second stops at once with an error
+    naming the file and the first run's PID; the first goes on undisturbed."""
+    out, lock = tmp_path / "r.jsonl", tmp_path / "r.jsonl.lock"
+    cmd = [sys.executable, "-m", "chameleon_lab.cli", "tournament", "--name", "locked"]
+    cmd += [*TINY_AGENTS, "--time-ms", "20", "--workers", "1", "--quiet", "--out", str(out)]
+    first = subprocess.Popen(
+        cmd, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while _lines(out) < 1 and first.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert first.poll() is None and _lines(out) >= 1, "the first run must be playing"
+        holder = json.loads(lock.read_text())
+        assert holder["pid"] == first.pid and "tournament --name locked" in holder["command"]
+        second = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        assert first.poll() is None, "the second run must not wait for the first one"
+        assert second.returncode == 2, second.stderr
+        assert f"records file {out} is in use by another run (PID {first.pid}: " in second.stderr
+        assert "Traceback" not in second.stderr and "played" not in second.stdout
+        kept = read_records(out)
+        assert len({r["game"] for r in kept}) == len(kept)  # nothing written twice
+    finally:
+        os.killpg(first.pid, signal.SIGTERM)
+        first.communicate(timeout=60)
+    assert first.returncode == 143
+    assert not lock.exists()  # removed when the run ends
+
+
+def test_a_held_lock_is_named_and_a_stale_lock_file_is_taken_over(tmp_path):
+    out, lock = tmp_path / "r.jsonl", tmp_path / "r.jsonl.lock"
+    session = tiny_session(design="fixed", seatings=["mx,pa,_,_"])
+    with RecordsLock(out):
+        message = (
+            rf"records file {re.escape(str(out))} is in use by another run \(PID {os.getpid()}"
+        )
+        with pytest.raises(RecordsInUse, match=message):
+            run_session(session, out, workers=1, progress=False)
+        with pytest.raises(ValueError, match=message):
+            RecordWriter(out)
+    assert not out.exists()  # refused before the records file was created
+    lock.write_text('{"pid": 999999, "command": "a run killed with SIGKILL"}')
+    report = run_session(session, out, workers=1, progress=False)
+    assert report.played == 1 and not lock.exists()
+
+
+DAMAGES = {
+    "no reason": (lambda r: r.pop("reason"), 'the game record has no field "reason"'),
+    "seating not a list": (
+        lambda r: r.update(seating="pa,mx,_,_"),
+        'field "seating" must be a list of 4 agent names',
+    ),
+    "seated agent not described": (
+        lambda r: r["agents"].pop("pa"),
+        'field "agents" has no entry for pa, seated in "seating"',
+    ),
+    "outcome missing": (lambda r: r["outcomes"].pop("mx"), 'field "outcomes" has no entry for mx'),
+    "move of no seat": (
+        lambda r: r["moves"][0].update(seat="PURPLE"),
+        'field "moves" entry 0 must be an object with "move" (a string) and "seat"',
+    ),
+    "game a string": (lambda r: r.update(game="1"), 'field "game" must be'),
+    "winner without one survivor": (
+        lambda r: r.update(reason="winner", survivors=[]),
+        'field "survivors" must be a list of the seats sharing the best result, one seat',
+    ),
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_a_damaged_record_field_is_named_by_file_line_and_field(
+    damage, tmp_path, three_records, capsys
+):
+    change, message = DAMAGES[damage]
+    records = copy.deepcopy(three_records)
+    change(records[1])
+    path = tmp_path / "damaged.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert main(["summary", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"chameleon-lab summary: error: {path} line 2: "), err
+    assert message in err and err.count("\n") == 1, err
+
+
+def test_resuming_over_a_damaged_record_names_it(tmp_path, three_records, capsys):
+    session = tiny_session(design="fixed", seatings=["mx,pa,_,_", "pa,mx,_,_", "mx,_,pa,_"])
+    spec, path = tmp_path / "s.json", tmp_path / "r.jsonl"
+    spec.write_text(json.dumps(session.to_dict()))
+    records = copy.deepcopy(three_records)
+    del records[2]["reason"]
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert main(["tournament", str(spec), "--out", str(path), "--workers", "1", "--quiet"]) == 2
+    assert f'{path} line 3: the game record has no field "reason"' in capsys.readouterr().err
+    assert len(path.read_text().splitlines()) == 3  # nothing played, nothing appended
+
+
+def test_an_out_that_cannot_be_written_is_refused_before_anything_is_written(tmp_path, capsys):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    cases = [
+        (blocker / "sub" / "r.jsonl", f"{blocker} is a file, not a folder"),
+        (Path("/proc/self/sub/r.jsonl"), "cannot create the folder of records file"),
+    ]
+    if Path("/sys/kernel").is_dir():  # sysfs: no new files, not even for root
+        cases.append((Path("/sys/kernel/r.jsonl"), "/sys/kernel is not writable"))
+    if os.geteuid() != 0:  # root writes into folders without write permission
+        read_only = tmp_path / "read-only"
+        read_only.mkdir(mode=0o555)
+        cases.append((read_only / "r.jsonl", f"{read_only} is not writable"))
+    for out, message in cases:
+        args = ["tournament", "--name", "ro", *TINY_AGENTS, "--depth", "1", "--quiet"]
+        assert main([*args, "--out", str(out)]) == 2, out
+        err = capsys.readouterr().err
+        assert err.startswith("chameleon-lab tournament: error: cannot ") and message in err, err
+        assert str(out) in err and err.count("\n") == 1
+        assert not out.exists() and not out.with_name("r.jsonl.lock").exists()
+    assert blocker.read_text() == ""
+
+
+def test_an_unreachable_scheduler_is_refused_quickly_and_leaves_no_file(tmp_path, capsys):
+    with socket.socket() as sock:  # a free port on 127.0.0.1: nothing listens there
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    out = tmp_path / "records" / "r.jsonl"
+    args = ["tournament", "--name", "far", *TINY_AGENTS, "--depth", "1", "--quiet"]
+    t0 = time.monotonic()
+    code = main([*args, "--scheduler", f"tcp://127.0.0.1:{port}", "--out", str(out)])
+    seconds = time.monotonic() - t0
+    assert code == 2
+    err = capsys.readouterr().err
+    assert f"cannot reach the Dask scheduler at 'tcp://127.0.0.1:{port}' within 3 s" in err
+    assert "leave --scheduler out" in err and err.count("\n") == 1
+    assert seconds < 15, f"took {seconds:.1f} s"
+    assert not (tmp_path / "records").exists()  # no records file, lock or folder left
+
+
+def test_a_node_budget_must_fit_a_64_bit_integer(capsys):
+    from chameleon_lab.cli import build_parser
+
+    args = ["tournament", *TINY_AGENTS, "--quiet"]
+    with pytest.raises(SystemExit) as exit_info:
+        main([*args, "--nodes", "1e23"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert (
+        "argument --nodes: expected a whole number from 1 to 9223372036854775807 "
+        "(the node budget must fit a 64-bit integer), got '1e23'"
+    ) in err
+    assert "Traceback" not in err
+    assert build_parser().parse_args([*args, "--nodes", "1e3"]).nodes == 1000
+    assert build_parser().parse_args([*args, "--nodes", str(2**63 - 1)]).nodes == 2**63 - 1
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([*args, "--nodes", str(2**63)])
+    # a session file or Python: the same range
+    with pytest.raises(ValueError, match=r"nodes must be a whole number from 1 to 922.*got 10{23}"):
+        Session("n", {"a": {}, "b": {}}, budget={"nodes": 10**23})
+    with pytest.raises(ValueError, match=r"agent 'a': nodes must be a whole number from 1 to"):
+        Session("n", {"a": {"nodes": 2**63}, "b": {}}, budget={"depth": 1})
+
+
+def test_booleans_are_real_booleans_not_strings(tmp_path, capsys):
+    base = {"name": "b", "agents": {"a": {}, "b": {}}, "budget": {"depth": 1}}
+    every = {**base, "design": "every", "players": 2}
+    spec = tmp_path / "s.json"
+    spec.write_text(json.dumps({**every, "red_occupied": "false"}))
+    assert main(["tournament", str(spec)]) == 2
+    assert (
+        f"session file {spec}: red_occupied must be true or false (a boolean), got 'false' "
+        "(a string); write true or false without quotes"
+    ) in capsys.readouterr().err
+    toml = tmp_path / "s.toml"
+    toml.write_text(
+        'name = "t"\ndesign = "every"\nplayers = 2\nred_occupied = "true"\n'
+        "[agents.a]\n[agents.b]\n[budget]\ndepth = 1\n"
+    )
+    with pytest.raises(ValueError, match=r"s\.toml: red_occupied must be true or false"):
+        load_session(toml)
+    spec.write_text(json.dumps({**every, "red_occupied": True}))
+    fewer = load_session(spec)  # a real boolean works, and it is not the default
+    assert fewer.red_occupied is True
+    assert len(fewer) < len(Session(**{**every, "red_occupied": False}))
+    # agent parameters: a known boolean (normalize) must be a boolean or None
+    agents = {"a": {"algorithm": "maxn", "normalize": "false"}, "b": {}}
+    with pytest.raises(ValueError, match=r"agent 'a': normalize must be true, false or null"):
+        Session(**{**base, "agents": agents})
+    args = ["tournament", "--agent", "pa:algorithm=paranoid", "--depth", "1", "--quiet"]
+    assert main([*args, "--agent", "mx:algorithm=maxn,normalize=False"]) == 2
+    assert "agent 'mx': normalize must be true, false or null/None (a boolean), got 'False' " in (
+        capsys.readouterr().err
+    )
+    ok = Session(**{**base, "agents": {"a": {"algorithm": "maxn", "normalize": False}, "b": {}}})
+    assert ok.resolved_agents()["a"]["normalize"] is False
+
+
+def test_sigterm_stops_cleanly_and_the_run_resumes_without_loss_or_duplicates(tmp_path):
+    """SIGTERM to the whole process group, as ``kill`` or a batch system sends it."""
+    cmd, out, _, proc = _start_and_signal(tmp_path, "terminated", 2, signal.SIGTERM)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 143, stderr
+    assert "interrupted by SIGTERM" in stdout and "run the same command again" in stdout
+    assert "Traceback" not in stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", TornLineWarning)  # records flushed: no torn line
+        kept = read_records(out)
+    assert 2 <= len(kept) < 38
+    assert len({r["game"] for r in kept}) == len(kept)
+    assert not out.with_name("r.jsonl.lock").exists()
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert f"{len(kept)} were already finished" in done.stdout
+    games = [r["game"] for r in read_records(out)]
+    assert sorted(games) == list(range(38))  # none lost, none duplicated
+
+
+def test_a_million_repetitions_are_not_built_up_front():
+    session = tiny_session(repetitions=10**6)
+    tracemalloc.start()
+    try:
+        t0 = time.perf_counter()
+        tasks = session.tasks()
+        total, first, last = len(session), tasks[0], tasks[-1]
+        seconds = time.perf_counter() - t0
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert total == len(tasks) == 38 * 10**6
+    assert (first.game, first.repetition, last.game, last.repetition) == (
+        0,
+        0,
+        38 * 10**6 - 1,
+        10**6 - 1,
+    )
+    assert last.seating == tasks[37].seating and first.seating == tasks[38].seating
+    expected = np.random.SeedSequence([0, 10**6 - 1, 37]).generate_state(1, dtype=np.uint32)[0]
+    assert last.seed == int(expected)
+    assert peak < 1_000_000, f"peak {peak} bytes"  # a list of the tasks: gigabytes
+    assert seconds < 5
+    # lazily built, the tasks are those of a small session: numbered and seeded alike
+    small = tiny_session(repetitions=2).tasks()
+    assert [(t.game, t.repetition, t.seating, t.seed) for t in small] == [
+        (t.game, t.repetition, t.seating, t.seed) for t in tasks[:76]
+    ]
+    assert list(small)[-1] == small[-1] and small[75] == small[-1]
+    with pytest.raises(IndexError, match="game 76 of a session of 76 games"):
+        small[76]

@@ -174,3 +174,23 @@ def test_conformance_search_answers_with_the_suite_and_the_multiplayer_searches(
     for a in answers:
         assert set(a) == {"move", "value", "nodes", "seconds"} and a["seconds"] >= 0
     assert done.returncode == 2 and done.stderr.startswith("line 6: pvs must be true or false")
+
+
+def test_bench_games_prints_every_game_and_setting_and_agrees_with_openspiel(capsys):
+    from chameleon_lab.bench_games import LADDER, openspiel_rows
+    from chameleon_lab.cli import main
+
+    assert main(["bench", "games", "--positions", "1"]) == 0
+    out = capsys.readouterr().out
+    for name in ("tictactoe", "gomoku", "nim", "dice", "chameleon"):
+        assert f"{name:10} perft" in out
+        for label, _, _ in LADDER:
+            assert f"{name:10} {label} d" in out
+    # OpenSpiel's alpha-beta values every position as ours does (it raises otherwise)
+    rows, message = openspiel_rows()
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        assert rows == [] and "pip install -e '.[bench]'" in message
+    else:
+        assert message == "" and rows[0].nodes > 0 and rows[1].nodes > 0

@@ -73,3 +73,54 @@ def plot_complexity(per_game_rows: pd.DataFrame) -> Any:
     fig.suptitle("Self-play with random moves: branching factor and game length")
     fig.tight_layout()
     return fig
+
+
+def plot_ladder(per_depth: pd.DataFrame, game: str) -> Any:
+    """Nodes and effective branching factor per depth for each setting of the ladder
+    (:func:`.twoplayer.branching` output), nodes on a log scale."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
+    for i, (setting, group) in enumerate(per_depth.groupby("setting", observed=True, sort=True)):
+        group = group.sort_values("depth")
+        style = {"marker": "o", "color": f"C{i}", "label": setting}
+        axes[0].plot(group["depth"], group["nodes"], **style)
+        axes[1].plot(group["depth"], group["ebf"], **style)
+    axes[0].set_yscale("log")
+    axes[0].set_ylabel("nodes (expanded + evaluated, log scale)")
+    axes[1].set_ylabel("effective branching factor N(d) / N(d-1)")
+    for ax in axes:
+        ax.set_xlabel("search depth (plies)")
+        ax.set_xticks(sorted(per_depth["depth"].unique()))
+    axes[0].legend(title="setting (each adds one switch)", fontsize=8)
+    fig.suptitle(f"Seed 001's enhancement ladder on {game}: nodes per depth")
+    fig.tight_layout()
+    return fig
+
+
+def plot_depth_in_time(depths: pd.DataFrame, game: str) -> Any:
+    """Median completed depth per setting within each time budget (bars: quartiles)."""
+    import matplotlib.pyplot as plt
+
+    summary = (
+        depths.groupby(["setting", "budget_ms"], observed=True)["depth"]
+        .quantile([0.25, 0.5, 0.75])
+        .unstack()
+        .reset_index()
+    )
+    fig, ax = plt.subplots(figsize=(8, 4))
+    budgets = sorted(summary["budget_ms"].unique())
+    width = 0.8 / max(1, summary["setting"].nunique())
+    for i, (setting, group) in enumerate(summary.groupby("setting", observed=True, sort=True)):
+        x = [budgets.index(b) + (i - (summary["setting"].nunique() - 1) / 2) * width
+             for b in group["budget_ms"]]  # fmt: skip
+        ax.bar(x, group[0.5], width, color=f"C{i}", label=setting)
+        ax.errorbar(x, group[0.5], yerr=[group[0.5] - group[0.25], group[0.75] - group[0.5]],
+                    fmt="none", color="black", lw=1)  # fmt: skip
+    ax.set_xticks(range(len(budgets)), [f"{b:g} ms" for b in budgets])
+    ax.set_xlabel("time budget per move")
+    ax.set_ylabel("completed depth (plies, median)")
+    ax.set_title(f"Depth reached in a fixed time on {game} (bars: quartiles)")
+    ax.legend(fontsize=8, ncols=2)
+    fig.tight_layout()
+    return fig

@@ -36,6 +36,8 @@ from .registry import (
 )
 
 ALGORITHMS = algorithm_names()
+#: The multi-player searches (any number of players): the thesis's four.
+MULTIPLAYER = algorithm_names(players=4)
 
 #: The thesis's settings: MaxN and MaxN-IS always normalise; the algorithm comparison
 #: ran Paranoid with and Hypermax without normalisation.

@@ -8,17 +8,28 @@ thesis's (:mod:`chameleon_lab.thesis`).
 """
 
 from .play import play_game, without_times
-from .records import RecordWriter, Tables, TornLineWarning, read_records, tables
+from .records import (
+    RecordsInUse,
+    RecordsLock,
+    RecordWriter,
+    Tables,
+    TornLineWarning,
+    read_records,
+    tables,
+)
 from .runner import GameFailed, RunReport, run_session, run_tasks, session_records
 from .seatings import every_seating, format_seating, original_seatings, parse_seating
-from .session import GameTask, Session, load_session
+from .session import GameTask, Session, SessionTasks, load_session
 
 __all__ = [
     "GameFailed",
     "GameTask",
     "RecordWriter",
+    "RecordsInUse",
+    "RecordsLock",
     "RunReport",
     "Session",
+    "SessionTasks",
     "Tables",
     "TornLineWarning",
     "every_seating",

@@ -8,8 +8,17 @@ off, so the next record starts on a line of its own; the game it belonged to cou
 unfinished and is played again.
 
 Reading (:func:`read_records`): every line must be a JSON object of kind
-``chameleon_lab/game``; anything else is an error naming the file and line, except an
-incomplete last line, which is reported as a warning and ignored.
+``chameleon_lab/game`` with the fields the tables and a resumed run rely on, of the
+right types (:func:`parse_record`); anything else is an error naming the file, the line
+and the field, except an incomplete last line, which is reported as a warning and
+ignored.
+
+Locking (:class:`RecordsLock`): a run holds an exclusive ``flock`` on a lock file beside
+its records file (``records.jsonl.lock``, holding the run's PID and command) for as
+long as it writes, so a second run on the same file stops at once naming the first
+instead of playing (and appending) every game again. The lock ends with the process
+that holds it, even when it is killed; a lock file left behind by a killed run is
+taken over by the next one.
 
 Tables (:func:`tables`): tidy pandas frames ``games`` (one row per game), ``seats`` (one
 row per occupied seat) and ``moves`` (one row per move), for analysis and Parquet.
@@ -17,8 +26,13 @@ row per occupied seat) and ``moves`` (one row per move), for analysis and Parque
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
+import shlex
+import sys
+import tempfile
 import warnings
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -27,7 +41,9 @@ from typing import Any
 
 import pandas as pd
 
+from ..games.match import DRAW, MOVE_LIMIT, WINNER
 from .play import RECORD_KIND, record_seats
+from .seatings import SEATS
 
 
 class TornLineWarning(UserWarning):
@@ -82,23 +98,324 @@ def parse_record(line: bytes | str, where: str) -> dict[str, Any]:
             f'{where} is not a chameleon_lab game record (no "record": "{RECORD_KIND}"); '
             "is this a records file? Legacy session files are read by load_legacy"
         )
-    missing = [k for k in ("session_id", "game", "seating", "moves", "outcomes") if k not in obj]
-    if missing:
-        raise ValueError(f"{where} is a game record without {', '.join(missing)}")
+    check_record(obj, where)
     return obj
+
+
+_MISSING = object()
+_REASONS = (WINNER, DRAW, MOVE_LIMIT)
+
+
+def _describe(value: Any) -> str:
+    text = json.dumps(value) if not isinstance(value, bytes) else repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    kind = {dict: "an object", list: "a list", str: "a string", bool: "a boolean"}.get(
+        type(value), "a number" if isinstance(value, (int, float)) else type(value).__name__
+    )
+    return f"{text} ({kind})" if value is not None else "null"
+
+
+def _field(obj: dict[str, Any], where: str, name: str, expected: str, ok: Any) -> Any:
+    """``obj[name]`` if ``ok(value)``; else ``ValueError`` naming the place and field."""
+    value = obj.get(name, _MISSING)
+    if value is _MISSING:
+        raise ValueError(f'{where}: the game record has no field "{name}" ({expected})')
+    if not ok(value):
+        raise ValueError(f'{where}: field "{name}" must be {expected}, got {_describe(value)}')
+    return value
+
+
+def _is_list_of(kind: Any, *, none: bool = False) -> Any:
+    def ok(value: Any) -> bool:
+        return isinstance(value, list) and all(
+            (v is None and none) or (isinstance(v, kind) and not isinstance(v, bool)) for v in value
+        )
+
+    return ok
+
+
+def check_record(obj: dict[str, Any], where: str) -> None:
+    """Check the fields of a game record that the tables, summaries and resume use.
+
+    Raises ``ValueError`` naming ``where`` (file and line), the field, what it must be
+    and what it is: a record damaged by hand or by another program is reported, not
+    met later as a ``KeyError`` deep inside a table.
+    """
+    _field(
+        obj,
+        where,
+        "session",
+        'an object with the session\'s "name" and "agents"',
+        lambda v: (
+            isinstance(v, dict)
+            and isinstance(v.get("name"), str)
+            and isinstance(v.get("agents"), dict)
+        ),
+    )
+    _field(obj, where, "session_id", "the session's fingerprint, a string", _is_str)
+    _field(
+        obj,
+        where,
+        "game",
+        "the game's number in its session, a whole number >= 0",
+        lambda v: isinstance(v, int) and not isinstance(v, bool) and v >= 0,
+    )
+    seats = SEATS
+    if "seats" in obj:
+        seats = tuple(
+            _field(obj, where, "seats", "a list of the game's seat names", _is_list_of(str))
+        )
+    seating = _field(
+        obj,
+        where,
+        "seating",
+        f"a list of {len(seats)} agent names, one per seat ({', '.join(seats)}), "
+        "null for an empty seat",
+        lambda v: _is_list_of(str, none=True)(v) and len(v) == len(seats),
+    )
+    seated = sorted({name for name in seating if name is not None})
+    for key, what in (("agents", "the parameters (an object)"), ("outcomes", "the result")):
+        value = _field(
+            obj,
+            where,
+            key,
+            f"an object with {what} of every seated agent ({', '.join(seated)})",
+            lambda v: isinstance(v, dict),
+        )
+        absent = [name for name in seated if name not in value]
+        if absent:
+            raise ValueError(
+                f'{where}: field "{key}" has no entry for {", ".join(absent)}, seated in '
+                f'"seating"; it must hold {what} of every seated agent ({", ".join(seated)})'
+            )
+        bad = [
+            name
+            for name, params in value.items()
+            if key == "agents" and not isinstance(params, dict)
+        ]
+        if bad:
+            raise ValueError(
+                f'{where}: field "agents" entry {bad[0]!r} must be an object of agent '
+                f"parameters, got {_describe(value[bad[0]])}"
+            )
+    moves = _field(obj, where, "moves", "a list of the game's moves", lambda v: isinstance(v, list))
+    for ply, m in enumerate(moves):
+        if not (isinstance(m, dict) and isinstance(m.get("move"), str) and m.get("seat") in seats):
+            raise ValueError(
+                f'{where}: field "moves" entry {ply} must be an object with "move" (a string) '
+                f'and "seat" (one of {", ".join(seats)}), got {_describe(m)}'
+            )
+    reason = _field(
+        obj,
+        where,
+        "reason",
+        f"why the game ended: {', '.join(_REASONS)}",
+        lambda v: v in _REASONS,
+    )
+    _field(
+        obj,
+        where,
+        "survivors",
+        "a list of the seats sharing the best result"
+        + (", one seat for a winner" if reason == WINNER else "")
+        + f" (seats: {', '.join(seats)})",
+        lambda v: (
+            _is_list_of(str)(v) and all(s in seats for s in v) and (reason != WINNER or len(v) == 1)
+        ),
+    )
+    _field(
+        obj,
+        where,
+        "seat_results",
+        f"a list of {len(seats)} results, one per seat (null for an empty seat)",
+        lambda v: isinstance(v, list) and len(v) == len(seats),
+    )
+
+
+def _is_str(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+class RecordsInUse(ValueError):
+    """Another run holds the lock of a records file."""
+
+
+class RecordsLock:
+    """An exclusive lock on a records file for the duration of a run.
+
+    The lock is an ``flock`` on ``PATH.lock`` beside the records file; the lock file
+    holds the PID and command of the run that holds it, for the message another run
+    gets. Use as a context manager, or :meth:`acquire` and :meth:`release`. Taking a
+    lock held by another process raises :class:`RecordsInUse` (a ``ValueError``)
+    at once, naming the records file and the holder.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.lock_path = self.path.with_name(self.path.name + ".lock")
+        self._fd = -1
+
+    @property
+    def held(self) -> bool:
+        """Whether this object holds the lock."""
+        return self._fd >= 0
+
+    def acquire(self) -> RecordsLock:
+        """Take the lock (the records file's folder must exist); raise if it is held."""
+        if self.held:
+            return self
+        while True:
+            try:
+                fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as exc:
+                raise ValueError(
+                    f"cannot create the lock file {self.lock_path} of records file "
+                    f"{self.path}: {exc.strerror}; the records need a writable folder"
+                ) from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _read_holder(fd)
+                os.close(fd)
+                raise RecordsInUse(
+                    f"records file {self.path} is in use by another run ({holder}); "
+                    "wait until it ends, or write to another file"
+                ) from None
+            # the holder before us may have removed the lock file between our open and
+            # our flock: then we lock a file nobody else sees; take the one on disk
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(self.lock_path))
+            except FileNotFoundError:
+                same = False
+            if same:
+                break
+            os.close(fd)
+        command = shlex.join(sys.argv)
+        command = command if len(command) <= 1000 else command[:997] + "..."
+        info = json.dumps({"pid": os.getpid(), "command": command}) + "\n"
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, info.encode(), 0)
+        self._fd = fd
+        _HELD.add(fd)
+        return self
+
+    def release(self) -> None:
+        """Remove the lock file and give up the lock (nothing if not held)."""
+        if not self.held:
+            return
+        fd, self._fd = self._fd, -1
+        _HELD.discard(fd)
+        with contextlib.suppress(OSError):
+            # unlink while holding the lock: a waiting run then sees a new file
+            os.unlink(self.lock_path)
+        os.close(fd)
+
+    def __enter__(self) -> RecordsLock:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+#: lock file descriptors held by this process, closed in forked worker processes
+_HELD: set[int] = set()
+
+
+def forget_inherited_locks() -> None:
+    """Close the lock files a forked child inherited (the parent keeps its locks).
+
+    A worker process must not hold its parent's lock after the parent is gone.
+    """
+    for fd in list(_HELD):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _HELD.clear()
+
+
+def _read_holder(fd: int) -> str:
+    try:
+        info = json.loads(os.pread(fd, 4096, 0) or b"{}")
+        return f"PID {int(info['pid'])}: {info.get('command') or '?'}"
+    except (OSError, ValueError, KeyError, TypeError):
+        return "PID unknown: its lock file is being written"
+
+
+def check_writable(path: str | Path) -> None:
+    """``ValueError`` unless a records file can be written at ``path``.
+
+    Creates nothing that stays: the folder is probed where it exists (a temporary
+    file, removed at once), so a run can refuse a read-only or impossible place before
+    it starts (and before it creates an empty records file).
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(
+            f"records file {path} is a folder; give a file name such as {path / 'records.jsonl'}"
+        )
+    if path.exists():
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
+        except OSError as exc:
+            raise ValueError(
+                f"cannot write records file {path}: {exc.strerror}; give a writable file"
+            ) from None
+        return
+    folder = path.parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not folder.is_dir():
+        raise ValueError(
+            f"cannot create the folder of records file {path}: {folder} is a file, "
+            "not a folder; give a path under a folder"
+        )
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".chameleon-lab-probe-", dir=folder)
+    except OSError as exc:
+        what = "write" if folder == path.parent else "create the folder of"
+        raise ValueError(
+            f"cannot {what} records file {path}: {folder} is not writable ({exc.strerror}); "
+            "give a path in a writable folder"
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 class RecordWriter:
     """Appends records to a JSON Lines file, one atomic write and fsync per record.
 
     Use as a context manager. On opening, a torn last line is reported and removed.
+    The writer holds the file's :class:`RecordsLock` while it is open: its own
+    (``lock=True``, the default; given up on :meth:`close`), or the caller's
+    (``lock=`` a :class:`RecordsLock`, taken here if it is not held yet and left to
+    the caller to release), so a second writer of the same file stops at once;
+    ``lock=False`` writes without one. A file that cannot be written raises
+    ``ValueError`` naming it.
     """
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, lock: bool | RecordsLock = True) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._repair()
-        self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        self._fd = -1
+        self._lock: RecordsLock | None = None  # our own lock, released on close
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ValueError(
+                f"cannot create the folder {self.path.parent} of records file {self.path}: "
+                f"{exc.strerror}; give a path in a writable folder"
+            ) from None
+        if isinstance(lock, RecordsLock):
+            lock.acquire()  # the caller's: a no-op if held, released by the caller
+        elif lock:
+            self._lock = RecordsLock(self.path).acquire()
+        try:
+            self._repair()
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        except OSError as exc:
+            self.close()
+            raise ValueError(
+                f"cannot write records file {self.path}: {exc.strerror}; give a writable file"
+            ) from None
 
     def _repair(self) -> None:
         if not self.path.exists():
@@ -124,10 +441,12 @@ class RecordWriter:
         os.fsync(self._fd)
 
     def close(self) -> None:
-        """Close the file."""
+        """Close the file (and give up its lock)."""
         if self._fd >= 0:
             os.close(self._fd)
             self._fd = -1
+        if self._lock is not None:
+            self._lock.release()
 
     def __enter__(self) -> RecordWriter:
         return self

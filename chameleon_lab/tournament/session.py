@@ -3,8 +3,10 @@
 A :class:`Session` is plain data, so a notebook parameter, a JSON or TOML file
 (:func:`load_session`) or a stored record recreates it. Its :meth:`Session.tasks`
 are the games, each an independent :class:`GameTask` carrying everything a worker
-process needs. The session's :attr:`Session.fingerprint` identifies its parameters:
-records carry it, so a rerun resumes only games of the very same session.
+process needs; they are built one at a time when asked for (:class:`SessionTasks`),
+so a session of a million repetitions costs no more memory than one of one. The
+session's :attr:`Session.fingerprint` identifies its parameters: records carry it, so
+a rerun resumes only games of the very same session.
 
 Seeds: game ``i`` of repetition ``r`` gets the seed drawn from
 ``SeedSequence([seed, r, i])``, and each seat's agent a seed drawn from that one and
@@ -16,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,6 +32,30 @@ from .seatings import Seating, check_seatings, every_seating, original_seatings
 
 DESIGNS = ("original", "every", "fixed")
 BUDGET_KEYS = ("depth", "time_ms", "nodes")
+#: agent parameters that must be booleans (or None): a string such as "false" would be
+#: true in Python, so it is refused rather than read
+BOOLEAN_AGENT_PARAMS = ("normalize",)
+#: the largest node budget: the searches count nodes in 64-bit integers
+MAX_NODES = 2**63 - 1
+
+
+def _kind(value: Any) -> str:
+    return {str: "a string", int: "a number", float: "a number", list: "a list"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def check_node_budget(value: Any, what: str = "nodes") -> None:
+    """``ValueError`` unless ``value`` is None or a whole number from 1 to 2**63 - 1."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        return  # not a number at all: the agent's own check says what a budget is
+    if not 1 <= value <= MAX_NODES:
+        raise ValueError(
+            f"{what} must be a whole number from 1 to {MAX_NODES} (the node budget must fit a "
+            f"64-bit integer), got {value}"
+        )
 
 
 @dataclass(frozen=True)
@@ -124,6 +150,13 @@ class Session:
         ml = self.move_limit
         if ml is not None and (isinstance(ml, bool) or not isinstance(ml, int) or ml < 1):
             raise ValueError(f"move_limit must be a whole number >= 1 or None, got {ml!r}")
+        if not isinstance(self.red_occupied, (bool, np.bool_)):
+            raise ValueError(
+                f"red_occupied must be true or false (a boolean), got {self.red_occupied!r} "
+                f"({_kind(self.red_occupied)}); write true or false without quotes"
+            )
+        object.__setattr__(self, "red_occupied", bool(self.red_occupied))
+        check_node_budget(self.budget.get("nodes") if isinstance(self.budget, Mapping) else None)
         object.__setattr__(
             self, "agents", {str(k): self._named_heuristic(dict(v)) for k, v in self.agents.items()}
         )
@@ -165,6 +198,14 @@ class Session:
                 merged.update(self.budget)
             if self.game != DEFAULT_GAME:
                 merged["game"] = self.game
+            for key in BOOLEAN_AGENT_PARAMS:
+                value = merged.get(key)
+                if value is not None and not isinstance(value, (bool, np.bool_)):
+                    raise ValueError(
+                        f"agent {name!r}: {key} must be true, false or null/None (a boolean), "
+                        f"got {value!r} ({_kind(value)}); write true or false without quotes"
+                    )
+            check_node_budget(merged.get("nodes"), f"agent {name!r}: nodes")
             try:
                 out[name] = Agent.from_params(merged).params()
             except (TypeError, ValueError) as exc:
@@ -204,9 +245,7 @@ class Session:
                 players = len(seats)
             if players is None:
                 raise ValueError("the 'every' design needs players (2, 3 or 4 seats a game)")
-            return every_seating(
-                names, players, red_occupied=self.red_occupied, seats=len(seats)
-            )
+            return every_seating(names, players, red_occupied=self.red_occupied, seats=len(seats))
         if self.seatings is None:
             example = ",".join(["maxn", "paranoid", *["_"] * (len(seats) - 2)])
             raise ValueError(f"the 'fixed' design needs seatings, e.g. [{example!r}]")
@@ -248,41 +287,84 @@ class Session:
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
-    def tasks(self) -> list[GameTask]:
-        """Every game of the session: repetitions times seatings, numbered from 0."""
-        seatings = self.seating_list()
-        agents = self.resolved_agents()
-        data, sid = self.to_dict(), self.fingerprint
-        own = self.own_heuristics()
-        out = []
-        for rep in range(self.repetitions):
-            for i, seating in enumerate(seatings):
-                game = rep * len(seatings) + i
-                seed = _draw_seed([self.seed, rep, i])
-                used = {n: agents[n] for n in dict.fromkeys(s for s in seating if s)}
-                out.append(
-                    GameTask(
-                        data,
-                        sid,
-                        game,
-                        rep,
-                        seating,
-                        seed,
-                        used,
-                        self.move_limit,
-                        self.game,
-                        dict(self.game_params),
-                        {
-                            name: function
-                            for name, function in own.items()
-                            if any(params.get("heuristic") == name for params in used.values())
-                        },
-                    )
-                )
-        return out
+    def tasks(self) -> SessionTasks:
+        """Every game of the session: repetitions times seatings, numbered from 0.
+
+        A sequence built lazily: ``len``, indexing (``tasks[-1]``) and iteration build
+        only the games asked for, so memory does not grow with the repetitions.
+        """
+        return SessionTasks(self)
 
     def __len__(self) -> int:
         return self.repetitions * len(self.seating_list())
+
+
+class SessionTasks(Sequence[GameTask]):
+    """The games of a session as a sequence whose tasks are built when asked for.
+
+    Game ``g`` is seating ``g % S`` of repetition ``g // S`` (``S`` seatings a
+    repetition). What every task shares (the session's parameters, fingerprint,
+    resolved agents and own heuristics) is computed once; a task itself is built on
+    each access, so holding this object costs the same for 1 or 10**6 repetitions.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.seatings: list[Seating] = session.seating_list()
+        self._agents = session.resolved_agents()
+        self._data = session.to_dict()
+        self._sid = session.fingerprint
+        self._own = session.own_heuristics()
+        self._repetitions = session.repetitions
+
+    def __len__(self) -> int:
+        return self._repetitions * len(self.seatings)
+
+    def _task(self, game: int) -> GameTask:
+        rep, i = divmod(game, len(self.seatings))
+        seating = self.seatings[i]
+        used = {n: self._agents[n] for n in dict.fromkeys(s for s in seating if s)}
+        return GameTask(
+            self._data,
+            self._sid,
+            game,
+            rep,
+            seating,
+            _draw_seed([self.session.seed, rep, i]),
+            used,
+            self.session.move_limit,
+            self.session.game,
+            dict(self.session.game_params),
+            {
+                name: function
+                for name, function in self._own.items()
+                if any(params.get("heuristic") == name for params in used.values())
+            },
+        )
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self._task(g) for g in range(*index.indices(len(self)))]
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"game indices are whole numbers or slices, not {index!r}")
+        game = int(index) + len(self) if index < 0 else int(index)
+        if not 0 <= game < len(self):
+            raise IndexError(f"game {index} of a session of {len(self)} games")
+        return self._task(game)
+
+    def __iter__(self) -> Iterator[GameTask]:
+        for game in range(len(self)):
+            yield self._task(game)
+
+    def first_repetition(self) -> list[GameTask]:
+        """The games of repetition 0: one of every seating (for compiling ahead)."""
+        return self[: len(self.seatings)]
+
+    def __repr__(self) -> str:
+        return (
+            f"<SessionTasks of {self.session.name!r}: {len(self)} games, "
+            f"{self._repetitions} x {len(self.seatings)} seatings>"
+        )
 
 
 def _draw_seed(entropy: list[int]) -> int:
