@@ -15,11 +15,11 @@ setting searches once before it is timed).
 
 from __future__ import annotations
 
-import random
 import time
 from dataclasses import dataclass
 from typing import Any
 
+from .analysis.twoplayer import sample_positions
 from .games.registry import get_game
 from .search.api import search
 
@@ -62,19 +62,9 @@ class Row:
 
 
 def bench_positions(name: str, params: dict[str, Any], count: int = 6, seed: int = 1) -> list:
-    """Fixed positions of a game: seeded random play from its start (the start first)."""
-    game = get_game(name, **params)
-    rng = random.Random(seed)
-    out = [game.start()]
-    while len(out) < count:
-        pos = game.start()
-        for _ in range(rng.randint(1, 6)):
-            if pos.is_over:
-                break
-            pos = pos.play(rng.choice(pos.legal_moves))
-        if not pos.is_over:
-            out.append(pos)
-    return out
+    """Fixed positions of a game: its start, then seeded random openings."""
+    rest = sample_positions(name, params, count - 1, seed, plies=(1, 6)) if count > 1 else []
+    return [get_game(name, **params).start(), *rest]
 
 
 def perft_row(name: str, params: dict[str, Any], depth: int) -> Row:

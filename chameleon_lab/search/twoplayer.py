@@ -210,13 +210,37 @@ def ab_node(  # pragma: no cover - compiled by bind()
             i = perm[ply, k]
         m = moves[ply, i]
         make(state, m, undo, ply)
-        if k == 0 or not ctl[O_PVS] or not prune:
+        # PVS: every move after the first with a null window first
+        null = k > 0 and ctl[O_PVS] != 0 and prune
+        v = -ab_node(
+            state,
+            depth - 1,
+            ply + 1,
+            -alpha - NULL_WINDOW if null else -beta,
+            -alpha,
+            other,
+            moves,
+            undo,
+            leaf,
+            ctl,
+            pv,
+            keys,
+            perm,
+            root_keys,
+            root_scores,
+            killers,
+            history,
+            tt_int,
+            tt_val,
+        )
+        if null and alpha < v < beta and not ctl[C_ABORTED]:  # failed high: search again
+            ctl[S_RESEARCHES] += 1
             v = -ab_node(
                 state,
                 depth - 1,
                 ply + 1,
                 -beta,
-                -alpha,
+                -v,
                 other,
                 moves,
                 undo,
@@ -232,51 +256,6 @@ def ab_node(  # pragma: no cover - compiled by bind()
                 tt_int,
                 tt_val,
             )
-        else:
-            v = -ab_node(
-                state,
-                depth - 1,
-                ply + 1,
-                -alpha - NULL_WINDOW,
-                -alpha,
-                other,
-                moves,
-                undo,
-                leaf,
-                ctl,
-                pv,
-                keys,
-                perm,
-                root_keys,
-                root_scores,
-                killers,
-                history,
-                tt_int,
-                tt_val,
-            )
-            if alpha < v < beta and not ctl[C_ABORTED]:
-                ctl[S_RESEARCHES] += 1
-                v = -ab_node(
-                    state,
-                    depth - 1,
-                    ply + 1,
-                    -beta,
-                    -v,
-                    other,
-                    moves,
-                    undo,
-                    leaf,
-                    ctl,
-                    pv,
-                    keys,
-                    perm,
-                    root_keys,
-                    root_scores,
-                    killers,
-                    history,
-                    tt_int,
-                    tt_val,
-                )
         unmake(state, undo, ply)
         if ctl[C_ABORTED]:
             return 0.0
