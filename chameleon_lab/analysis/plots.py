@@ -88,10 +88,12 @@ def plot_ladder(per_depth: pd.DataFrame, game: str) -> Any:
         axes[1].plot(group["depth"], group["ebf"], **style)
     axes[0].set_yscale("log")
     axes[0].set_ylabel("nodes (expanded + evaluated, log scale)")
-    axes[1].set_ylabel("effective branching factor N(d) / N(d-1)")
+    axes[1].set_ylabel("effective branching factor\nN(d) / N(d - 1)")
+    depths = sorted(per_depth["depth"].unique())
+    axes[0].set_xticks(depths)
+    axes[1].set_xticks(depths[1:])  # the factor needs the depth before
     for ax in axes:
         ax.set_xlabel("search depth (plies)")
-        ax.set_xticks(sorted(per_depth["depth"].unique()))
     axes[0].legend(title="setting (each adds one switch)", fontsize=8)
     fig.suptitle(f"Seed 001's enhancement ladder on {game}: nodes per depth")
     fig.tight_layout()
