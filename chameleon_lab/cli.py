@@ -48,6 +48,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from .bench_games import print_games
 
         print_games(count=args.positions)
+    elif args.what == "depths":
+        from .bench import print_depth_table
+
+        print_depth_table(tuple(args.budgets), per_phase=args.positions)
     elif args.what == "tournament":
         print_tournament(games=args.games, depth=args.depth, workers=tuple(args.workers))
     else:
@@ -331,6 +335,19 @@ def build_parser() -> argparse.ArgumentParser:
         "--positions", type=_positive, default=6, help="fixed positions per game (default 6)"
     )
     games.set_defaults(func=cmd_bench)
+    depths = bench_sub.add_parser(
+        "depths",
+        help="completed depth of each multi-player search within time budgets on the same "
+        "fixed positions per game phase (median and quartiles)",
+    )
+    depths.add_argument(
+        "--budgets", type=_positive, nargs="+", default=[10, 100, 1000], metavar="MS",
+        help="time budgets in ms (default 10 100 1000)",
+    )  # fmt: skip
+    depths.add_argument(
+        "--positions", type=_positive, default=4, help="positions per phase (default 4)"
+    )
+    depths.set_defaults(func=cmd_bench)
 
     tour = sub.add_parser(
         "tournament",

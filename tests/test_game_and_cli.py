@@ -119,3 +119,17 @@ def test_bench_tournament_prints_the_speed_up(capsys):
     assert main(["bench", "tournament", "--games", "2", "--depth", "1"]) == 0
     out = capsys.readouterr().out
     assert "2 games, thesis flavour, depth 1" in out and "speed-up" in out
+
+
+def test_bench_depths_prints_every_algorithm_and_phase(capsys):
+    from chameleon_lab.bench import PHASES, phase_positions
+
+    positions = phase_positions(1)
+    for name, (low, high) in PHASES.items():  # the phases hold what they say
+        for p in positions[name]:
+            assert low <= len(p.pawns) <= high and len(p.players_alive) == 4
+    assert main(["bench", "depths", "--budgets", "2", "--positions", "1"]) == 0
+    out = capsys.readouterr().out
+    for algorithm in ("maxn", "maxnis", "paranoid", "hypermax"):
+        for name in PHASES:
+            assert f"{algorithm:10} {name:16}" in out
