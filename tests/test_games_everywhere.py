@@ -214,3 +214,15 @@ def _edited_corners():
         out[2] = out[3] = 0.0
 
     return corners
+
+
+def test_complexity_counts_distinct_games():
+    from chameleon_lab.analysis.complexity import distinct_games, run_complexity
+
+    agent = {"algorithm": "paranoid", "depth": 2}
+    rows = run_complexity(
+        [2], [0.0, 1.0], 4, agent, workers=1, progress=False, game="tictactoe", seed=3
+    )
+    counts = distinct_games(rows).set_index("p_random")["distinct"]
+    assert counts[0.0] == 1  # a deterministic search plays the same game every time
+    assert counts[1.0] > 1  # random moves make different games

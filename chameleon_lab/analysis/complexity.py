@@ -13,6 +13,7 @@ Also the count of board arrangements by the thesis's formula, and perft growth.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -69,15 +70,29 @@ def complexity_session(
 
 def per_game(records: Sequence[dict[str, Any]]) -> pd.DataFrame:
     """Per game: players, random-move probability, mean and median branching factor,
-    length in moves (the columns of the thesis's ``branching-factor-and-depth.csv``)."""
+    length in moves (the columns of the thesis's ``branching-factor-and-depth.csv``),
+    and ``line``, a short hash of the game's moves (equal games, equal lines)."""
     t = tables(records)
     p = {r["session_id"]: r["agents"]["a"]["random_move_probability"] for r in records}
     grouped = t.moves.groupby(["session_id", "game"])
     out = grouped.agg(b_mean=("legal", "mean"), b_median=("legal", "median"))
     out["length"] = grouped.size()
+    out["line"] = grouped["move"].agg(
+        lambda moves: hashlib.sha256(" ".join(moves).encode()).hexdigest()[:12]
+    )
     out = out.reset_index().merge(t.games[["session_id", "game", "players"]])
     out["p_random"] = out["session_id"].map(p)
-    return out[["players", "p_random", "b_mean", "b_median", "length"]]
+    return out[["players", "p_random", "b_mean", "b_median", "length", "line"]]
+
+
+def distinct_games(per_game_rows: pd.DataFrame) -> pd.DataFrame:
+    """Per player count and random-move probability: games played and how many of them
+    differ. A deterministic search with rare random moves plays nearly the same game
+    every time, and then b and d measure one game, not the game."""
+    g = per_game_rows.groupby(["players", "p_random"])
+    out = pd.DataFrame({"games": g.size(), "distinct": g["line"].nunique()})
+    out["share_distinct"] = out["distinct"] / out["games"]
+    return out.reset_index()
 
 
 def run_complexity(
