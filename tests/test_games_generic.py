@@ -23,13 +23,15 @@ from hypothesis import strategies as st
 from chameleon_lab.games import Position, game_names, get_game
 
 #: Every game with its default parameters, and a few other parameter choices.
-VARIANTS = [(name, {}) for name in ("chameleon", "tictactoe", "gomoku", "nim", "dice")] + [
+GAMES = ("chameleon", "tictactoe", "gomoku", "nim", "dice", "othello")
+VARIANTS = [(name, {}) for name in GAMES] + [
     ("chameleon", {"players": "RY"}),
     ("gomoku", {"width": 5, "height": 4, "k": 3}),
     ("gomoku", {"width": 9, "height": 3, "k": 4}),
     ("nim", {"heaps": [2, 0, 3], "misere": True}),
     ("dice", {"target": 20, "start": 6}),
     ("dice", {"target": 3, "start": 5}),
+    ("othello", {"variant": "reversi"}),
 ]
 IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in p.items()) or 'default'}" for n, p in VARIANTS]
 #: position -> key, over every playout of a variant (transpositions across games)

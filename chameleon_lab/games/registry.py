@@ -30,6 +30,7 @@ BUILTIN_GAMES = {
     "gomoku": "chameleon_lab.games.mnk",
     "nim": "chameleon_lab.games.nim",
     "dice": "chameleon_lab.games.dice",
+    "othello": "chameleon_lab.games.othello",
 }
 
 
