@@ -55,7 +55,9 @@ def test_improved_node_functions_take_no_references(algorithm):
     assert "@NRT_incref(" not in llvm and "@NRT_decref(" not in llvm
 
 
-@pytest.mark.parametrize("name", ["chameleon", "tictactoe", "gomoku", "nim", "dice", "othello"])
+@pytest.mark.parametrize(
+    "name", ["chameleon", "tictactoe", "gomoku", "nim", "dice", "othello", "connect4"]
+)
 def test_every_games_protocol_functions_take_no_references(name):
     # compiled afresh with the kernel's own options (numba shows no code of cached ones)
     from chameleon_lab.games import get_game

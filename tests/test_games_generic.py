@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from chameleon_lab.games import Position, game_names, get_game
 
 #: Every game with its default parameters, and a few other parameter choices.
-GAMES = ("chameleon", "tictactoe", "gomoku", "nim", "dice", "othello")
+GAMES = ("chameleon", "tictactoe", "gomoku", "nim", "dice", "othello", "connect4")
 VARIANTS = [(name, {}) for name in GAMES] + [
     ("chameleon", {"players": "RY"}),
     ("gomoku", {"width": 5, "height": 4, "k": 3}),
@@ -32,6 +32,7 @@ VARIANTS = [(name, {}) for name in GAMES] + [
     ("dice", {"target": 20, "start": 6}),
     ("dice", {"target": 3, "start": 5}),
     ("othello", {"variant": "reversi"}),
+    ("connect4", {"width": 5, "height": 4}),
 ]
 IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in p.items()) or 'default'}" for n, p in VARIANTS]
 #: position -> key, over every playout of a variant (transpositions across games)

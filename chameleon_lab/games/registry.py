@@ -31,6 +31,7 @@ BUILTIN_GAMES = {
     "nim": "chameleon_lab.games.nim",
     "dice": "chameleon_lab.games.dice",
     "othello": "chameleon_lab.games.othello",
+    "connect4": "chameleon_lab.games.connect4",
 }
 
 

@@ -1,0 +1,83 @@
+"""The levels of seed 004's Connect Four computer, as plain data (no agents imported).
+
+"Auf Level 1 probiert er zwei Steinwürfe aus, einen für sich und einen für den
+Gegner. Auf Level 2 probiert er 4 Steinwürfe aus, auf Level 3, 6 und ab Level 3 immer
+einen mehr": levels 1, 2, 3 search 2, 4, 6 plies, every level above 3 one ply more
+(level 4: 7, level 5: 8, ...). Alpha-beta, as the seed's program.
+
+"Die Angriffslust (=Strategie) des Computers wird per Zufall für ein Spiel gewählt.
+[...] Dabei wählt der Computer in einem Level eine Strategie, mit der er einmal
+verloren hat, nicht noch einmal (wenn möglich)": :func:`choose_aggressiveness` draws
+one of the five aggressiveness steps per game, avoiding those that have lost at the
+level.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+#: Plies searched by levels 1..5 (each further level one ply more, see level_depth).
+LEVEL_DEPTHS = {1: 2, 2: 4, 3: 6, 4: 7, 5: 8}
+#: The aggressiveness steps (heuristics ``aggressive1`` .. ``aggressive5``).
+AGGRESSIVENESS = (1, 2, 3, 4, 5)
+
+
+def _check_whole(name: str, value: Any, low: int, high: int | None = None) -> int:
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    if not ok or value < low or (high is not None and value > high):
+        span = f"{low}..{high}" if high is not None else f">= {low}"
+        raise ValueError(f"{name} must be a whole number {span}, got {value!r}")
+    return int(value)
+
+
+def level_depth(level: int) -> int:
+    """Plies searched at ``level`` (1: 2, 2: 4, 3: 6, then one more per level)."""
+    level = _check_whole("level", level, 1)
+    return 2 * level if level <= 3 else level + 3
+
+
+def heuristic_for(aggressiveness: int, depth: int) -> str:
+    """The heuristic that plays with ``aggressiveness`` at a search of ``depth`` plies.
+
+    The searches score a leaf from the view of the player to move there: the root
+    player at even depths, the opponent at odd ones, where ``aggressiveN`` amounts to
+    ``aggressive(6 - N)`` for the root player (see :mod:`.heuristics`); so odd depths
+    take the mirrored step and the computer evaluates with the aggressiveness drawn.
+    """
+    a = _check_whole("aggressiveness", aggressiveness, 1, 5)
+    d = _check_whole("depth", depth, 1)
+    return f"aggressive{a if d % 2 == 0 else 6 - a}"
+
+
+def level_params(level: int, aggressiveness: int) -> dict[str, Any]:
+    """Agent parameters (``chameleon_lab.agents.Agent(**params)``) of the seed's
+    computer at ``level`` with ``aggressiveness`` 1..5 (1: first of all spoil the
+    opponent's chances, 5: almost only build one's own)."""
+    depth = level_depth(level)
+    return {
+        "algorithm": "alphabeta",
+        "game": "connect4",
+        "depth": depth,
+        "heuristic": heuristic_for(aggressiveness, depth),
+        "ordering": True,
+    }
+
+
+def choose_aggressiveness(rng: Any, lost_at_level: Iterable[int]) -> int:
+    """The aggressiveness for one game, drawn uniformly by ``rng`` (a
+    ``numpy.random.Generator`` or ``random.Random``) among the five steps that have not
+    yet lost a game at this level (``lost_at_level``: the steps that have); once every
+    step has lost, among all five ("wenn möglich": the seed avoids a losing strategy
+    only where there is another).
+    """
+    lost = set(lost_at_level)
+    bad = sorted(x for x in lost if x not in AGGRESSIVENESS)
+    if bad:
+        raise ValueError(f"aggressiveness steps are 1..5, got {bad[0]!r} in lost_at_level")
+    choices = [a for a in AGGRESSIVENESS if a not in lost] or list(AGGRESSIVENESS)
+    if hasattr(rng, "integers"):
+        index = int(rng.integers(len(choices)))
+    else:
+        index = int(rng.randrange(len(choices)))
+    return choices[index]
