@@ -4,9 +4,9 @@ For every game of the library: perft positions per second from its start, then n
 per second of each setting of the two-player suite at a fixed depth on fixed positions
 (the enhancement ladder: NegaMax, alpha-beta, + ordering, + PVS, + killers and
 history, + transposition table). Beside them, where OpenSpiel has the game (TicTacToe
-here; Connect Four and Othello come with those games), OpenSpiel's Python
-``alpha_beta_search`` on the same positions to the end of the game, its nodes counted
-by wrapping its recursive search (install the optional extra ``bench``: ``pip install
+here, to the end of the game; Connect Four and Othello to a fixed depth), OpenSpiel's
+Python ``alpha_beta_search`` on the same positions, its nodes counted by wrapping its
+recursive search (install the optional extra ``bench``: ``pip install
 -e '.[bench]'``; without it that part is skipped with a message).
 
 Nodes are expanded plus evaluated positions; times exclude compilation (every
@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from .analysis.twoplayer import sample_positions
+from .analysis.twoplayer import sample_lines, sample_positions
 from .games.registry import get_game
 from .search.api import search
 
@@ -30,6 +30,8 @@ GAMES: tuple[tuple[str, dict[str, Any], int, int], ...] = (
     ("nim", {"heaps": [3, 4, 5]}, 7, 8),
     ("dice", {"target": 30, "start": 4}, 30, 12),
     ("chameleon", {"players": "RY"}, 5, 5),
+    ("connect4", {"width": 7, "height": 6}, 8, 7),
+    ("othello", {"variant": "othello"}, 7, 5),
 )
 
 #: The enhancement ladder: each setting adds one switch to the one before.
@@ -91,9 +93,30 @@ def ladder_rows(name: str, params: dict[str, Any], depth: int, count: int = 6) -
     return rows
 
 
-def openspiel_rows() -> tuple[list[Row], str]:
-    """OpenSpiel's ``alpha_beta_search`` and ours (plain alpha-beta, no iterative
-    deepening) solving the same TicTacToe positions; a message when OpenSpiel is absent."""
+#: Games OpenSpiel has too: its name, our depth (None: to the end of the game, values
+#: compared), and how our move codes become its actions.
+OPENSPIEL = (
+    ("tictactoe", "tic_tac_toe", None),
+    ("connect4", "connect_four", 5),
+    ("othello", "othello", 4),
+)
+
+
+def _openspiel_action(name: str, move: Any) -> int:
+    """OpenSpiel's action for our move: TicTacToe counts rows from the top (we count
+    ranks from the bottom); Connect Four's columns and Othello's squares (pass 64) are
+    numbered alike."""
+    if name == "tictactoe":
+        return (2 - move.code // 3) * 3 + move.code % 3
+    return int(move.code)
+
+
+def openspiel_rows(count: int = 6) -> tuple[list[Row], str]:
+    """OpenSpiel's Python ``alpha_beta_search`` and our plain alpha-beta (no iterative
+    deepening) on the same positions of each game OpenSpiel has: TicTacToe to the end
+    (the values must agree), Connect Four and Othello to a fixed depth (OpenSpiel with
+    a constant value function, so it prunes at least as much as we do); a message when
+    OpenSpiel is absent."""
     try:
         import pyspiel
         from open_spiel.python.algorithms import minimax
@@ -102,59 +125,50 @@ def openspiel_rows() -> tuple[list[Row], str]:
             "OpenSpiel is not installed: pip install -e '.[bench]' to compare with its "
             "Python alpha_beta_search"
         )
-    positions = bench_positions("tictactoe", {}, 6)
-    count = {"nodes": 0}
+    counter = {"nodes": 0}
     original = minimax._alpha_beta
 
     def counted(*args: Any, **kwargs: Any) -> Any:
-        count["nodes"] += 1
+        counter["nodes"] += 1
         return original(*args, **kwargs)
 
-    game = pyspiel.load_game("tic_tac_toe")
-    ours_nodes, ours_seconds, theirs_seconds = 0, 0.0, 0.0
-    search(positions[0], "alphabeta", depth=1)
-    minimax._alpha_beta = counted
-    try:
-        for pos in positions:
-            state = game.new_initial_state()
-            for move in _moves_from_start(pos):
-                state.apply_action(_openspiel_action(move))
-            t0 = time.perf_counter()
-            theirs = minimax.alpha_beta_search(game, state=state)[0]
-            theirs_seconds += time.perf_counter() - t0
-            result = search(pos, "alphabeta", depth=9, iterative=False)
-            ours_nodes += result.nodes
-            ours_seconds += result.seconds
-            ours = result.scores[result.index] / (2 * get_game("tictactoe").ops.terminal_scale)
-            mover = 1 if pos.to_move == 0 else -1  # OpenSpiel's value is for player 0 (x)
-            if abs(theirs - mover * ours) > 1e-9:
-                raise RuntimeError(f"OpenSpiel and we disagree on {pos!r}: {theirs}, {ours}")
-    finally:
-        minimax._alpha_beta = original
-    rows = [
-        Row("tictactoe", "openspiel alpha_beta_search", count["nodes"], theirs_seconds, "solve"),
-        Row("tictactoe", "ours: alphabeta to the end", ours_nodes, ours_seconds, "solve"),
-    ]
+    rows = []
+    for name, theirs_name, depth in OPENSPIEL:
+        game = pyspiel.load_game(theirs_name)
+        lines = [(get_game(name).start(), []), *sample_lines(name, {}, count - 1, 1, (1, 6))]
+        ours_nodes, ours_seconds, theirs_seconds = 0, 0.0, 0.0
+        counter["nodes"] = 0
+        search(lines[0][0], "alphabeta", depth=1)  # compile outside the timing
+        minimax._alpha_beta = counted
+        try:
+            for pos, moves in lines:
+                state = game.new_initial_state()
+                for move in moves:
+                    state.apply_action(_openspiel_action(name, move))
+                t0 = time.perf_counter()
+                if depth is None:
+                    theirs = minimax.alpha_beta_search(game, state=state)[0]
+                else:
+                    minimax.alpha_beta_search(
+                        game, state=state, value_function=lambda s: 0.0, maximum_depth=depth
+                    )
+                theirs_seconds += time.perf_counter() - t0
+                result = search(pos, "alphabeta", depth=depth or 9, iterative=False)
+                ours_nodes += result.nodes
+                ours_seconds += result.seconds
+                if depth is None:
+                    scale = 2 * get_game(name).ops.terminal_scale
+                    ours = result.scores[result.index] / scale
+                    mover = 1 if pos.to_move == 0 else -1  # OpenSpiel's value: player 0's
+                    if abs(theirs - mover * ours) > 1e-9:
+                        raise RuntimeError(f"OpenSpiel and we disagree on {pos!r}")
+        finally:
+            minimax._alpha_beta = original
+        what = "to the end" if depth is None else f"d{depth}"
+        rows.append(Row(name, f"openspiel alpha_beta_search {what}", counter["nodes"],
+                        theirs_seconds))  # fmt: skip
+        rows.append(Row(name, f"ours: alphabeta {what}", ours_nodes, ours_seconds))
     return rows, ""
-
-
-def _moves_from_start(pos: Any) -> list[str]:
-    """The moves of a TicTacToe position in an order that replays it (X, O, X, ...)."""
-    board = pos.to_json()["board"]  # top rank first
-    marks = {"X": [], "O": []}
-    for r, row in enumerate(board):
-        for f, mark in enumerate(row):
-            if mark in marks:
-                marks[mark].append(f"{'abc'[f]}{3 - r}")
-    out = []
-    for i in range(len(marks["X"]) + len(marks["O"])):
-        out.append(marks["X" if i % 2 == 0 else "O"][i // 2])
-    return out
-
-
-def _openspiel_action(move: str) -> int:
-    """OpenSpiel's tic_tac_toe action (row-major, row 0 at the top) of our notation."""
-    return (3 - int(move[1])) * 3 + "abc".index(move[0])
 
 
 def print_games(count: int = 6) -> list[Row]:
@@ -169,7 +183,7 @@ def print_games(count: int = 6) -> list[Row]:
                 f"{row.rate:>13,.0f}"
             )
         rows += game_rows
-    theirs, message = openspiel_rows()
+    theirs, message = openspiel_rows(count)
     if message:
         print(message)
     for row in theirs:
@@ -177,8 +191,8 @@ def print_games(count: int = 6) -> list[Row]:
             f"{row.game:10} {row.setting:34} {row.nodes:>12,} {row.seconds:>9.4f} "
             f"{row.rate:>13,.0f}"
         )
-    if theirs:
-        ratio = theirs[1].rate / theirs[0].rate
-        print(f"ours / OpenSpiel's Python alpha-beta in nodes per second: {ratio:,.0f}x")
+    for them, us in zip(theirs[::2], theirs[1::2], strict=True):
+        ratio = us.rate / them.rate
+        print(f"{us.game}: ours / OpenSpiel's Python alpha-beta in nodes/s: {ratio:,.0f}x")
     rows += theirs
     return rows

@@ -53,22 +53,31 @@ LADDER: dict[str, dict[str, Any]] = {
 }
 
 
-def sample_positions(
+def sample_lines(
     game: str, params: Mapping[str, Any], count: int, seed: int, plies: tuple[int, int] = (2, 8)
-) -> list[Any]:
-    """Positions reached by seeded random play (not finished), the same on every machine."""
+) -> list[tuple[Any, list[Any]]]:
+    """Positions reached by seeded random play (not finished), each with the moves that
+    lead there from the start; the same on every machine."""
     spec = get_game(game, **params)
     rng = random.Random(seed)
     out = []
     while len(out) < count:
-        pos = spec.start()
+        pos, moves = spec.start(), []
         for _ in range(rng.randint(*plies)):
             if pos.is_over:
                 break
-            pos = pos.play(rng.choice(pos.legal_moves))
+            moves.append(rng.choice(pos.legal_moves))
+            pos = pos.play(moves[-1])
         if not pos.is_over:
-            out.append(pos)
+            out.append((pos, moves))
     return out
+
+
+def sample_positions(
+    game: str, params: Mapping[str, Any], count: int, seed: int, plies: tuple[int, int] = (2, 8)
+) -> list[Any]:
+    """The positions of :func:`sample_lines`."""
+    return [pos for pos, _ in sample_lines(game, params, count, seed, plies)]
 
 
 def _split(setting: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
