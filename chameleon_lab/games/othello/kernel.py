@@ -156,22 +156,26 @@ del _i
 
 
 @njit(cache=True, inline="always")  # no call: no error path
+def _run(start, target, left, right):
+    """The discs of ``target`` in an unbroken line from the discs of ``start`` in one
+    direction (shifted left by ``left`` then right by ``right``; up to six steps)."""
+    x = ((start << left) >> right) & target
+    x |= ((x << left) >> right) & target
+    x |= ((x << left) >> right) & target
+    x |= ((x << left) >> right) & target
+    x |= ((x << left) >> right) & target
+    x |= ((x << left) >> right) & target
+    return x
+
+
+@njit(cache=True, inline="always")  # no call: no error path
 def mobility(own, opp):
     """The empty squares where the owner of ``own`` (``uint64``) could place a disc."""
     empty = ~(own | opp)
     moves = _ZERO
     for d in range(8):
-        left = _LEFT[d]
-        right = _RIGHT[d]
-        mask = _MASK[d]
-        target = opp & mask
-        x = ((own << left) >> right) & target
-        x |= ((x << left) >> right) & target
-        x |= ((x << left) >> right) & target
-        x |= ((x << left) >> right) & target
-        x |= ((x << left) >> right) & target
-        x |= ((x << left) >> right) & target
-        moves |= ((x << left) >> right) & mask & empty
+        x = _run(own, opp & _MASK[d], _LEFT[d], _RIGHT[d])
+        moves |= ((x << _LEFT[d]) >> _RIGHT[d]) & _MASK[d] & empty
     return moves
 
 
@@ -181,17 +185,8 @@ def flips(own, opp, sq):
     bit = _ONE << _U(sq)
     out = _ZERO
     for d in range(8):
-        left = _LEFT[d]
-        right = _RIGHT[d]
-        mask = _MASK[d]
-        target = opp & mask
-        x = ((bit << left) >> right) & target
-        x |= ((x << left) >> right) & target
-        x |= ((x << left) >> right) & target
-        x |= ((x << left) >> right) & target
-        x |= ((x << left) >> right) & target
-        x |= ((x << left) >> right) & target
-        if ((x << left) >> right) & mask & own:
+        x = _run(bit, opp & _MASK[d], _LEFT[d], _RIGHT[d])
+        if ((x << _LEFT[d]) >> _RIGHT[d]) & _MASK[d] & own:
             out |= x
     return out
 
