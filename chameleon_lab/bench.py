@@ -217,9 +217,7 @@ def print_improved(depth: int = 4, count: int = 12) -> dict[str, float]:
     from .search.api import MULTIPLAYER, search
 
     positions = bench_positions(count)
-    print(
-        f"improved flavour, depth {depth} (iterative deepening), the same {count} positions"
-    )
+    print(f"improved flavour, depth {depth} (iterative deepening), the same {count} positions")
     print(f"{'algorithm':10} {'nodes':>12} {'seconds':>8} {'nodes/s':>12} {'tt hits':>9}")
     rates = {}
     for algorithm in MULTIPLAYER:

@@ -124,9 +124,7 @@ def branching(ladder: pd.DataFrame) -> pd.DataFrame:
     ``N(d) / N(d - 1)``."""
     g = ladder.groupby(["setting", "depth"], observed=True)
     out = g[["nodes", "cutoffs", "first_move_cutoffs", "tt_hits", "seconds"]].sum()
-    out["first_move_share"] = out["first_move_cutoffs"] / out["cutoffs"].where(
-        out["cutoffs"] > 0
-    )
+    out["first_move_share"] = out["first_move_cutoffs"] / out["cutoffs"].where(out["cutoffs"] > 0)
     out["ebf"] = out.groupby(level="setting", observed=True)["nodes"].transform(
         lambda s: s / s.shift(1)
     )
@@ -205,9 +203,7 @@ def game_tree(position: Any, label: Any = str, max_nodes: int = 500) -> TreeNode
         nonlocal count
         count += 1
         if count > max_nodes:
-            raise ValueError(
-                f"the tree has more than {max_nodes} positions; draw a smaller one"
-            )
+            raise ValueError(f"the tree has more than {max_nodes} positions; draw a smaller one")
         node = TreeNode(move, label(pos), solve(pos).value, pos.is_over)
         for m, child in zip(pos.legal_moves, pos.successors(), strict=True):
             node.children.append(build(child, str(m)))

@@ -172,7 +172,7 @@ class KernelPosition:
         from .registry import get_game
 
         if not isinstance(obj, Mapping) or obj.get("game") != cls.GAME:
-            raise ValueError(f"a {cls.GAME} position is an object with \"game\": {cls.GAME!r}")
+            raise ValueError(f'a {cls.GAME} position is an object with "game": {cls.GAME!r}')
         params = obj.get("params", {})
         if not isinstance(params, Mapping):
             raise ValueError(f"params must be an object, got {params!r}")

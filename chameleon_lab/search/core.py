@@ -141,7 +141,6 @@ def _check_whole(name: str, value: object) -> None:
         raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
 
-
 # -------------------------------------------------------- games, heuristics, states
 GameLike = Game | GameOps | str | None
 

@@ -141,9 +141,7 @@ def algorithm_names(*, players: int | None = None) -> tuple[str, ...]:
     """The registered algorithms' names, in registry order; with ``players``, only those
     that search games of that many players (the two-player suite needs exactly two)."""
     return tuple(
-        a.name
-        for a in ALGORITHMS.values()
-        if players is None or players == 2 or not a.two_player
+        a.name for a in ALGORITHMS.values() if players is None or players == 2 or not a.two_player
     )
 
 

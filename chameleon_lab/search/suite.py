@@ -91,8 +91,10 @@ class SuiteOptions:
                 f"(0..{MAX_DEPTH}), got {ordering!r}"
             )
         a = self.aspiration
-        if isinstance(a, bool) or not isinstance(a, (int, float, np.number)) or not (
-            np.isfinite(a) and a >= 0
+        if (
+            isinstance(a, bool)
+            or not isinstance(a, (int, float, np.number))
+            or not (np.isfinite(a) and a >= 0)
         ):
             raise ValueError(f"aspiration is a window half-width >= 0 (0: off), got {a!r}")
         if a and not self.iterative:

@@ -312,8 +312,7 @@ def root_algorithm(
     algorithm = check_algorithm(algorithm)
     if "thesis" not in get_algorithm(algorithm).flavours or algorithm not in ROOT_CLASSES:
         raise ValueError(
-            f"{algorithm} has no thesis flavour; the thesis's algorithms: "
-            f"{', '.join(ROOT_CLASSES)}"
+            f"{algorithm} has no thesis flavour; the thesis's algorithms: {', '.join(ROOT_CLASSES)}"
         )
     if normalize is None:
         normalize = DEFAULT_NORMALIZE[algorithm]

@@ -85,9 +85,7 @@ def _build(players: str) -> Game:
         zero_sum=len(seated) == 2,
         utility=WIN_LOSS,
     )
-    return Game(
-        info, CHAMELEON_OPS, Position, heuristics.HEURISTICS, lambda: start_state(players)
-    )
+    return Game(info, CHAMELEON_OPS, Position, heuristics.HEURISTICS, lambda: start_state(players))
 
 
 def _full(letter: str) -> str:

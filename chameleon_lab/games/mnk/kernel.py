@@ -110,16 +110,22 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
         run = 1
         c = col + dc
         r = row + dr
-        while run < k and 0 <= c < width and 0 <= r < height and (
-            state[CELLS + r * width + c] == stone
+        while (
+            run < k
+            and 0 <= c < width
+            and 0 <= r < height
+            and (state[CELLS + r * width + c] == stone)
         ):
             run += 1
             c += dc
             r += dr
         c = col - dc
         r = row - dr
-        while run < k and 0 <= c < width and 0 <= r < height and (
-            state[CELLS + r * width + c] == stone
+        while (
+            run < k
+            and 0 <= c < width
+            and 0 <= r < height
+            and (state[CELLS + r * width + c] == stone)
         ):
             run += 1
             c -= dc
