@@ -21,6 +21,7 @@ run: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check --quiet chameleon_lab tests notebooks
 
 test: lint
 	$(BIN)/python -m pytest

@@ -38,6 +38,27 @@ def _node_budget(text: str) -> int:
     return value
 
 
+def cmd_reference(args: argparse.Namespace) -> int:
+    """``reference unpack`` / ``check`` / ``bundle``: the bundled reference data."""
+    from .thesis import bundle
+
+    if args.what == "unpack":
+        print(f"unpacked and checked: {bundle.unpack(args.dest, progress=True)}")
+        return 0
+    if args.what == "bundle":
+        print(f"bundled into {bundle.build(args.shared)}")
+        return 0
+    if not (Path(args.shared) / "reference").is_dir():
+        raise ValueError(f"{args.shared} is not a shared folder: it has no reference/ inside")
+    stale = bundle.check(args.shared)
+    if stale:
+        print("the bundle differs from this folder in:\n  " + "\n  ".join(stale))
+        print("rebuild it with: chameleon-lab reference bundle --shared " + args.shared)
+        return 1
+    print(f"the bundle is up to date with {args.shared}")
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     """``bench perft`` / ``search`` / ``games`` / ``tournament``: print speed figures."""
     from .bench import print_depths, print_improved, print_perft, print_search, print_tournament
@@ -447,6 +468,18 @@ def build_parser() -> argparse.ArgumentParser:
     nrun.add_argument("--shared", help="the shared/ folder (default: beside the project)")
     nrun.add_argument("--quiet", action="store_true", help="no progress bar")
     nrun.set_defaults(func=cmd_notebooks)
+
+    ref = sub.add_parser(
+        "reference", help="the reference data bundled with the package (thesis, sessions)"
+    )
+    ref_sub = ref.add_subparsers(dest="what", required=True, metavar="WHAT")
+    unpack = ref_sub.add_parser("unpack", help="write the shared folder the bundle came from")
+    unpack.add_argument("dest", help="a new folder")
+    check = ref_sub.add_parser("check", help="is the bundle the same as a shared folder?")
+    check.add_argument("shared", help="a shared folder (holding reference/ and conformance/)")
+    bundle = ref_sub.add_parser("bundle", help="maintainers: bundle a shared folder's data")
+    bundle.add_argument("--shared", required=True, help="the shared folder to bundle")
+    ref.set_defaults(func=cmd_reference)
 
     demo = sub.add_parser(
         "demo",

@@ -1,4 +1,6 @@
-"""Shared fixtures: where the reference data of ``../shared`` lives, or a clear skip."""
+"""Shared fixtures: where the reference data lives: ``../shared`` (or
+``CHAMELEON_SHARED``) when it is there, else the copy bundled with the package (unpacked
+and checked against the originals' checksums), so every copy runs every test."""
 
 from __future__ import annotations
 
@@ -12,25 +14,30 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CHAMELEON_SHARED", ROOT.parent / "shared"))
 
 
+def shared_folder() -> Path:
+    """The project's shared folder, else the bundled copy."""
+    if (SHARED / "reference").is_dir():
+        return SHARED
+    from chameleon_lab.thesis.bundle import bundled_shared
+
+    return bundled_shared()
+
+
 def _need(path: Path, what: str) -> Path:
-    if not path.exists():
-        pytest.skip(
-            f"{what} not found at {path}: put the project's shared/ folder beside the "
-            "repository or set CHAMELEON_SHARED to its path"
-        )
+    assert path.exists(), f"{what} missing at {path}"
     return path
 
 
 @pytest.fixture(scope="session")
 def conformance_dir() -> Path:
     """``shared/conformance`` (data recorded from the original program)."""
-    return _need(SHARED / "conformance", "the conformance data")
+    return _need(shared_folder() / "conformance", "the conformance data")
 
 
 @pytest.fixture(scope="session")
 def legacy_dir() -> Path:
     """``shared/reference/legacy-sessions`` (the original program's session files)."""
-    return _need(SHARED / "reference" / "legacy-sessions", "the legacy session files")
+    return _need(shared_folder() / "reference" / "legacy-sessions", "the legacy session files")
 
 
 @pytest.fixture(scope="session")
@@ -42,12 +49,11 @@ def successor_records(conformance_dir: Path) -> list[dict]:
 @pytest.fixture(scope="session")
 def legacy_sessions(legacy_dir: Path) -> dict[str, dict]:
     files = sorted(legacy_dir.glob("*.json"))
-    if not files:
-        pytest.skip(f"no session files (*.json) in {legacy_dir}")
+    assert files, f"no session files (*.json) in {legacy_dir}"
     return {f.name: json.loads(f.read_text(encoding="utf-8")) for f in files}
 
 
 @pytest.fixture(scope="session")
 def thesis_tables_csv() -> Path:
     """``shared/reference/thesis-tables.csv`` (the thesis's tables as numbers)."""
-    return _need(SHARED / "reference" / "thesis-tables.csv", "the thesis tables")
+    return _need(shared_folder() / "reference" / "thesis-tables.csv", "the thesis tables")

@@ -206,3 +206,17 @@ def test_bradley_terry_by_hand():
     # standard error of the log-odds difference: 1 / sqrt(n p (1-p)) with n=4, p=3/4
     se_diff = 1 / math.sqrt(4 * 0.75 * 0.25) * 400 / math.log(10)
     assert 2 * r.loc["a", "se"] == pytest.approx(se_diff, rel=1e-4)
+
+
+def test_a_table_run_at_other_budgets_says_so():
+    from chameleon_lab.thesis.sessions import THESIS_TABLES, budget_note
+
+    assert all(budget_note(t) is None for t in THESIS_TABLES)
+    assert budget_note("6.9", budgets_ms=[1000]) is None
+    assert budget_note("6.10", budgets_ms=[10]) == (
+        "Table 6.10 runs at budgets 10 ms, the thesis at 1000 ms: nothing of this run sits "
+        "beside the thesis's rows; give the thesis's budgets to compare."
+    )
+    assert budget_note("6.7", depths=[1, 2]) == (
+        "Table 6.7 runs at depths 1, 2, the thesis at 1, 2, 3, 4: the thesis's 3, 4 are not played."
+    )

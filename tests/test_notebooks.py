@@ -153,12 +153,40 @@ def test_without_the_reference_data_notebooks_say_so_and_run_fresh(name, params,
     }
     report = json.loads(run_notebook(name, params, tmp_path / "reports").read_text())
     text = json.dumps([c.get("outputs", []) for c in report["cells"]])
-    assert "The reference data" in text and "is not here" in text
+    assert "The reference data is not used" in text
     if name == "01_game":
         assert "a fresh MaxN self-play game" in text
     else:
         assert "playing afresh (thesis flavour)" in text
         assert (tmp_path / "d" / "thesis_sessions_thesis.csv").exists()
+
+
+@pytest.mark.slow
+def test_the_bundled_reference_data_gives_the_thesis_tables_and_says_so(tmp_path, monkeypatch):
+    """A copy without ../shared: the bundled data stands in, beside the thesis's numbers;
+    a table played at another budget than the thesis's says so."""
+    from chameleon_lab.thesis.bundle import bundled_shared
+
+    monkeypatch.setenv("CHAMELEON_CACHE", str(tmp_path / "cache"))
+    params = {
+        "figures_dir": str(tmp_path / "f"),
+        "data_dir": str(tmp_path / "d"),
+        "shared": str(bundled_shared()),
+        "source": "legacy",
+        "tables": ["6.3", "6.9"],
+        "depths": [1],
+        "budgets_ms": [1000],
+    }
+    report = json.loads(run_notebook("04_thesis_tables", params, tmp_path / "r").read_text())
+    text = json.dumps([c.get("outputs", []) for c in report["cells"]])
+    assert "Reference data: the copy bundled with chameleon_lab" in text
+    assert "Table 6.3 runs at depths 1, the thesis at 1, 2, 3, 4" in text
+    assert "Table 6.9 runs" not in text
+    with (tmp_path / "d" / "table_6_9_legacy.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    # the legacy sessions are the thesis's own games: our counts are the thesis's
+    assert rows and all(int(r["games"]) == int(r["thesis_games"]) for r in rows)
+    assert all(int(r["wins"]) == int(r["thesis_wins"]) for r in rows)
 
 
 @pytest.mark.slow

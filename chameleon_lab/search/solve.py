@@ -16,6 +16,7 @@ nodes, finished positions evaluated and table cut-offs.
 
 from __future__ import annotations
 
+import importlib
 import time
 from dataclasses import dataclass
 
@@ -170,13 +171,35 @@ def solve_state(
     )
 
 
-def solve(position, *, tt_bits: int = SOLVE_TT_BITS) -> Solution:
+#: Solvers written for one game (modules of this package with a ``solve_state(game,
+#: state, tt_bits)`` returning a :class:`Solution`), used by :func:`solve` with
+#: ``method="auto"``; every other game gets the generic :func:`solve_state`.
+SPECIALISED: dict[str, str] = {}
+#: The methods :func:`solve` takes.
+METHODS = ("auto", "generic", "specialised")
+
+
+def specialised_solver(name: str):
+    """The ``solve_state`` of the solver written for game ``name``, or ``None``."""
+    module = SPECIALISED.get(name)
+    if module is None:
+        return None
+    return importlib.import_module(module, __package__).solve_state
+
+
+def solve(position, *, tt_bits: int = SOLVE_TT_BITS, method: str = "auto") -> Solution:
     """The exact value of a position of a two-player zero-sum game for the player to
     move (at a finished position: its returns for the player whose turn it would be).
+
+    ``method`` is ``"auto"`` (the game's own solver where :data:`SPECIALISED` has one,
+    else the generic one), ``"generic"`` (alpha-beta over the game protocol, any game)
+    or ``"specialised"`` (the game's own solver; an error for games without one).
 
     ``ValueError`` for games that are not two-player zero-sum (Chameleon Chess with
     three or four players, for example): their "value" needs a search of its own.
     """
+    if method not in METHODS:
+        raise ValueError(f"unknown solve method {method!r}; valid methods: {', '.join(METHODS)}")
     game = getattr(position, "game", None)
     if not isinstance(game, Game):
         raise TypeError(f"solve needs a position of a game, got {type(position).__name__}")
@@ -186,5 +209,11 @@ def solve(position, *, tt_bits: int = SOLVE_TT_BITS) -> Solution:
             f"{info.name} with {info.n_players} players is not a two-player zero-sum game; "
             "solve answers only those"
         )
+    own = specialised_solver(info.name) if method != "generic" else None
+    if method == "specialised" and own is None:
+        have = ", ".join(sorted(SPECIALISED)) or "none"
+        raise ValueError(f"{info.name} has no solver of its own (games with one: {have})")
+    if own is not None:
+        return own(game, position.state, tt_bits=tt_bits)
     plies = (info.max_length or 1022) + 2
     return solve_state(game.ops, position.state, max_plies=plies, tt_bits=tt_bits)

@@ -99,6 +99,12 @@ def load_legacy(path: str | Path) -> LegacySession:
         raw = path.read_bytes()
     except OSError as exc:
         raise ValueError(f"cannot read legacy session file {path}: {exc.strerror}") from None
+    return load_legacy_bytes(raw, path)
+
+
+def load_legacy_bytes(raw: bytes, path: Path) -> LegacySession:
+    """:func:`load_legacy` of a session file's content (``path`` names it in errors and
+    gives the session its name)."""
     try:
         data = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:

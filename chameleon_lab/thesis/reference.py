@@ -1,9 +1,12 @@
 """The reference data of ``../shared`` (thesis tables, legacy sessions, complexity runs).
 
-The data stays where it is: it is found through ``CHAMELEON_SHARED``, a path the
-caller gives, or a ``shared`` folder beside the working directory or one of its
-parents. Where it is absent, :func:`find_shared` returns ``None`` and :func:`absent`
-says so in a sentence a notebook can print before it goes on with fresh runs only.
+The data is found through ``CHAMELEON_SHARED``, a path the caller gives, or a
+``shared`` folder beside the working directory or one of its parents; where there is
+none, the copy bundled with the package (:mod:`.bundle`, unpacked once into the cache
+and checked file by file against the originals' checksums) stands in, so every copy
+of the project has the thesis. Only ``"none"`` hides it: :func:`find_shared` then
+returns ``None`` and :func:`absent` says so in a sentence a notebook can print before
+it goes on with fresh runs only.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ NONE = "none"
 
 
 def find_shared(path: str | Path | None = None) -> Path | None:
-    """The shared folder (it holds ``reference/``), or ``None`` when there is none.
+    """The shared folder (it holds ``reference/``): the project's, else the bundled copy.
 
     A ``path`` given explicitly must exist; a wrong one is an error, not a silent miss.
-    ``"none"`` ignores any reference data, to see what a user without it sees.
+    ``"none"`` ignores any reference data (``None``), to see fresh runs only.
     """
     if path == NONE:
         return None
@@ -37,15 +40,28 @@ def find_shared(path: str | Path | None = None) -> Path | None:
     for c in candidates:
         if (c / "reference").is_dir():
             return c
-    return None
+    from .bundle import bundled_shared
+
+    return bundled_shared()
+
+
+def describe(shared: Path | None) -> str:
+    """One sentence saying where the reference data of a run comes from."""
+    from .bundle import cache_dir
+
+    if shared is None:
+        return absent("hidden with shared='none'")
+    if Path(shared).resolve().is_relative_to(cache_dir().resolve()):
+        return (
+            "Reference data: the copy bundled with chameleon_lab (no shared/ folder beside "
+            f"the project), unpacked to {shared} and checked against the originals' checksums."
+        )
+    return f"Reference data: {shared}."
 
 
 def absent(what: str) -> str:
     """The sentence to show when the reference data is missing."""
-    return (
-        f"The reference data ({what}) is not here: no shared/reference folder beside the "
-        f"project and {ENV} is unset. Showing fresh runs only."
-    )
+    return f"The reference data is not used ({what}). Showing fresh runs only."
 
 
 def legacy_files(shared: Path, pattern: str = "*.json") -> list[Path]:
@@ -84,3 +100,10 @@ def original_perft(shared: Path) -> pd.DataFrame:
         for depth, leaves in enumerate(entry["perft"], start=1):
             rows.append({"seating": seating, "depth": depth, "original": leaves})
     return pd.DataFrame(rows)
+
+
+def thesis_table_3_1() -> pd.DataFrame:
+    """The thesis's table 3.1 (players, b, d, log10_bd), bundled with the package."""
+    from .bundle import DATA
+
+    return pd.read_csv(DATA / "thesis-table-3-1.csv")

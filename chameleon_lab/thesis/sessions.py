@@ -79,3 +79,34 @@ def table_sessions(table: str, depths=None, budgets_ms=None) -> list[str]:
     if suffixes[0].startswith("t") and budgets_ms is not None:
         suffixes = tuple(f"t{b}" for b in budgets_ms)
     return [f"{family}-{s}" for s in suffixes]
+
+
+def budget_note(table: str, depths=None, budgets_ms=None) -> str | None:
+    """A sentence when a run of ``table`` plays other depths or budgets than the thesis
+    did (``None`` when it plays exactly the thesis's sessions), so a notebook never
+    compares, or fails to compare, without saying so."""
+    thesis = table_sessions(table)
+    played = table_sessions(table, depths, budgets_ms)
+    if played == thesis:
+        return None
+    mode = "budgets" if THESIS_TABLES[table][1][0].startswith("t") else "depths"
+
+    def values(names: list[str]) -> str:
+        unit = " ms" if mode == "budgets" else ""
+        return ", ".join(f"{parse_name(n)[2]}{unit}" for n in names)
+
+    common = [s for s in played if s in thesis]
+    text = f"Table {table} runs at {mode} {values(played)}, the thesis at {values(thesis)}: "
+    if not common:
+        return text + (
+            "nothing of this run sits beside the thesis's rows; give the thesis's "
+            f"{mode} to compare."
+        )
+    missing = [s for s in thesis if s not in played]
+    extra = [s for s in played if s not in thesis]
+    parts = []
+    if missing:
+        parts.append(f"the thesis's {values(missing)} are not played")
+    if extra:
+        parts.append(f"{values(extra)} have no thesis row")
+    return text + "; ".join(parts) + "."
