@@ -28,6 +28,7 @@ from typing import Any
 from .search.registry import algorithm_names
 
 NOTEBOOKS = (
+    "00_explore_heuristics",
     "01_game",
     "02_trees",
     "03_complexity",
@@ -41,6 +42,7 @@ ALGORITHMS = algorithm_names(players=4)
 
 PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     "quick": {
+        "00_explore_heuristics": {"positions": 30, "search_depth": 2, "repetitions": 2},
         "01_game": {"agent_depth": 2},
         "02_trees": {},
         "03_complexity": {
@@ -68,6 +70,12 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         },
     },
     "full": {
+        "00_explore_heuristics": {
+            "positions": 200,
+            "search_depth": 3,
+            "tournament_depth": 2,
+            "repetitions": 10,
+        },
         "01_game": {"agent_depth": 3},
         "02_trees": {},
         "03_complexity": {

@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAPERMILL = str(Path(sys.executable).with_name("papermill"))
 
 TINY = {
+    "00_explore_heuristics": {"positions": 6, "pictures": 1, "search_depth": 2, "repetitions": 1},
     "01_game": {"agent_depth": 1},
     "02_trees": {},
     "03_complexity": {
@@ -55,6 +56,14 @@ TINY = {
     },
 }
 PROMISED = {
+    "00_explore_heuristics": (
+        ["explore_correlations_chameleon"],
+        [
+            "explore_correlations_chameleon",
+            "explore_agreement_chameleon",
+            "explore_tournament_chameleon",
+        ],
+    ),
     "01_game": (["game_start_positions", "game_roles", "game_shrinking_board"], []),
     "02_trees": ([f"tree_figure_4_{i}" for i in range(1, 7)], ["tree_examples"]),
     "03_complexity": (
@@ -132,7 +141,10 @@ def test_the_batch_refuses_unknown_profiles_and_notebooks(capsys):
     assert main(["notebooks", "run", "--profile", "huge", "--quiet"]) == 2
     assert "unknown profile 'huge'; valid values: quick, full" in capsys.readouterr().err
     assert main(["notebooks", "run", "--only", "99_nothing", "--quiet"]) == 2
-    assert "unknown notebook '99_nothing'; valid values: 01_game" in capsys.readouterr().err
+    assert (
+        "unknown notebook '99_nothing'; valid values: 00_explore_heuristics, 01_game"
+        in capsys.readouterr().err
+    )
 
 
 @pytest.mark.slow
