@@ -117,3 +117,29 @@ def test_a_search_leaves_the_state_as_it_found_it(algorithm):
     state = pos.state.copy()
     thesis_search(state, algorithm, depth=3)
     np.testing.assert_array_equal(state, pos.state)
+
+
+def _panel_mismatches(use_cuts: bool) -> list[str]:
+    from chameleon_lab.analysis.treeplot import EXAMPLES, backed_up, run_example
+
+    wrong = []
+    for example in EXAMPLES.values():
+        for run in run_example(example):
+            cuts = frozenset(run.pruned) if use_cuts else frozenset()
+            values = backed_up(example.nested, example.players, example.backup, cuts)
+            for i in range(len(example.nested)):
+                if (i,) in run.pruned:
+                    continue
+                drawn = np.atleast_1d(np.asarray(values[(i,)], dtype=float))
+                computed = np.atleast_1d(np.asarray(run.root_scores[i], dtype=float))
+                if not np.allclose(drawn, computed[: drawn.size]):
+                    wrong.append(f"{example.title}: {run.label}, child {i}")
+    return wrong
+
+
+def test_tree_panels_show_what_each_search_computed():
+    """Figures 4.1-4.6: with the cut-off branches left out, the value drawn at each root
+    child is the value the search itself returned for it; drawing the full tree's values
+    instead would show values the pruning search never computed (figures 4.5, 4.6)."""
+    assert _panel_mismatches(use_cuts=True) == []
+    assert len(_panel_mismatches(use_cuts=False)) == 2  # the deep-pruning and Hypermax panels

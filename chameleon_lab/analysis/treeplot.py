@@ -121,10 +121,17 @@ def run_example(example: Example) -> list[TreeRun]:
     return runs
 
 
-def backed_up(nested: Any, players: tuple[int, ...], rule: str = "maxn") -> dict:
-    """Value of every node by full search: MaxN vectors (first strictly larger entry of
-    the mover wins) or Paranoid scalars (player 0 maximises ``2 s0 - sum``, the others
-    minimise). Keys are paths of child indices."""
+def backed_up(
+    nested: Any, players: tuple[int, ...], rule: str = "maxn", skip: frozenset = frozenset()
+) -> dict:
+    """Value of every node: MaxN vectors (first strictly larger entry of the mover wins)
+    or Paranoid scalars (player 0 maximises ``2 s0 - sum``, the others minimise). Keys
+    are paths of child indices.
+
+    ``skip`` holds the paths a pruning search cut off: they get no value, and their
+    parents back up only what the search saw, which is the value (a bound, where a
+    child was cut) that the search computed there.
+    """
     out: dict[tuple[int, ...], Any] = {}
 
     def walk(node: Any, path: tuple[int, ...]) -> Any:
@@ -132,7 +139,8 @@ def backed_up(nested: Any, players: tuple[int, ...], rule: str = "maxn") -> dict
             value = node if rule == "maxn" else 2 * node[0] - sum(node)
         else:
             mover = players[len(path) % len(players)]
-            values = [walk(child, (*path, i)) for i, child in enumerate(node)]
+            seen = [(i, child) for i, child in enumerate(node) if (*path, i) not in skip]
+            values = [walk(child, (*path, i)) for i, child in seen]
             if rule == "maxn":
                 value = values[0]
                 for v in values[1:]:
@@ -176,9 +184,11 @@ def draw_tree(example: Example, run: TreeRun | None = None, ax: Any = None) -> A
     import matplotlib.pyplot as plt
 
     pos = _layout(example.nested)
-    values = backed_up(example.nested, example.players, example.backup)
     pruned = set(run.pruned) if run else set()
     hidden = {p for p in pos if any(p[: len(q)] == q for q in pruned)}
+    # only what the search computed: cut-off subtrees have no value, their parents a bound
+    values = backed_up(example.nested, example.players, example.backup, frozenset(pruned))
+    bounds = {q[:-1] for q in pruned}
     if ax is None:
         width = max(4.0, 1.3 * sum(1 for p in pos if isinstance(_node(example.nested, p), tuple)))
         _, ax = plt.subplots(figsize=(width, 1.4 * (1 + max(-y for _, y in pos.values()))))
@@ -202,17 +212,21 @@ def draw_tree(example: Example, run: TreeRun | None = None, ax: Any = None) -> A
             mover = example.players[len(path) % len(example.players)]
             ax.scatter([x], [y], s=420, color="white", edgecolor=colour, zorder=2)
             ax.text(x, y, f"P{mover + 1}", ha="center", va="center", fontsize=8, color=colour)
-            ax.text(x + 0.2, y, _fmt(values[path]), fontsize=8, color="C0", va="center", zorder=3)
+            if path in values:  # right of the circle, whatever the panel's scale
+                text = _fmt(values[path]) + (" (bound)" if path in bounds else "")
+                ax.annotate(
+                    text,
+                    (x, y),
+                    xytext=(14, 0),
+                    textcoords="offset points",
+                    fontsize=8,
+                    color="C0",
+                    va="center",
+                    zorder=3,
+                )
         else:
-            ax.text(
-                x,
-                y - 0.05,
-                _fmt(values[path] if example.backup != "maxn" else node),
-                ha="center",
-                va="top",
-                fontsize=8,
-                color=colour,
-            )
+            leaf = _fmt(node if example.backup == "maxn" else 2 * node[0] - sum(node))
+            ax.text(x, y - 0.05, leaf, ha="center", va="top", fontsize=8, color=colour)
     title = f"{run.label}: root chooses branch {run.choice}" if run else example.title
     ax.set_title(title, fontsize=9)
     ax.margins(x=0.15, y=0.12)
@@ -228,12 +242,15 @@ def _node(nested: Any, path: tuple[int, ...]) -> Any:
 
 def draw_example(example: Example) -> Any:
     """A figure with one panel per search of ``example`` (its title above them)."""
+    import textwrap
+
     import matplotlib.pyplot as plt
 
     runs = run_example(example)
-    fig, axes = plt.subplots(1, len(runs), figsize=(4.6 * len(runs), 3.4), squeeze=False)
+    width = 4.6 * len(runs)
+    fig, axes = plt.subplots(1, len(runs), figsize=(width, 3.6), squeeze=False)
     for ax, run in zip(axes[0], runs, strict=True):
         draw_tree(example, run, ax)
-    fig.suptitle(example.title)
+    fig.suptitle("\n".join(textwrap.wrap(example.title, int(8 * width))))  # never cut off
     fig.tight_layout()
     return fig
