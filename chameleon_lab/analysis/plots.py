@@ -8,6 +8,35 @@ import pandas as pd
 
 from .stats import win_rates
 from .studies import phase
+from .style import palette, style_of
+
+
+def _budget_axis(ax: Any, budgets: Any) -> None:
+    """A log-scale budget axis with a plain tick at every budget (10, 30, 100 ms),
+    not powers of ten only."""
+    from matplotlib.ticker import FixedLocator, NullLocator
+
+    budgets = sorted({float(b) for b in budgets})
+    ax.set_xscale("log")
+    ax.xaxis.set_major_locator(FixedLocator(budgets))
+    ax.xaxis.set_minor_locator(NullLocator())
+    ax.set_xticklabels([f"{b:g}" for b in budgets])
+
+
+def _count_axis(ax: Any) -> None:
+    """A log-scale count axis labelled 1, 10, 100, 1k, 10k, 1M (not 10^k)."""
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    def short(v: float, _pos: Any) -> str:
+        for size, unit in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+            if v >= size:
+                return f"{v / size:g}{unit}"
+        return f"{v:g}"
+
+    ax.set_yscale("log")
+    ax.yaxis.set_major_locator(LogLocator(base=10))
+    ax.yaxis.set_major_formatter(FuncFormatter(short))
+    ax.yaxis.set_minor_formatter(NullFormatter())
 
 
 def plot_win_rate_vs_budget(t: Any) -> Any:
@@ -16,13 +45,14 @@ def plot_win_rate_vs_budget(t: Any) -> Any:
 
     rates = win_rates(t, by=["budget_ms", "agent"])
     fig, ax = plt.subplots(figsize=(7, 4))
-    for i, (agent, group) in enumerate(rates.groupby("agent", sort=False)):
+    for agent, group in rates.groupby("agent", sort=True):
         group = group.sort_values("budget_ms")
-        ax.plot(group["budget_ms"], group["win_rate"], marker="o", color=f"C{i}", label=agent)
+        look = style_of(agent)
+        ax.plot(group["budget_ms"], group["win_rate"], label=agent, **look)
         ax.fill_between(
-            group["budget_ms"], group["ci_low"], group["ci_high"], color=f"C{i}", alpha=0.15
+            group["budget_ms"], group["ci_low"], group["ci_high"], color=look["color"], alpha=0.15
         )
-    ax.set_xscale("log")
+    _budget_axis(ax, rates["budget_ms"])
     ax.set_ylim(0, 1)
     ax.set_xlabel("time budget per move (ms, log scale)")
     ax.set_ylabel("win rate (share of games won)")
@@ -39,16 +69,19 @@ def plot_depths(moves: pd.DataFrame, by_phase: bool = False) -> Any:
     import seaborn as sns
 
     df = moves[~moves["random"].astype(bool)].copy()
+    agents = sorted(df["agent"].unique())
+    look = {"hue": "agent", "hue_order": agents, "palette": palette(agents), "fliersize": 1}
     fig, ax = plt.subplots(figsize=(8, 4))
     if by_phase:
         df["phase"] = phase(df["pawns"])
         order = list(reversed(df["phase"].cat.categories))  # opening first
-        sns.boxplot(data=df, x="phase", y="depth", hue="agent", order=order, ax=ax, fliersize=1)
+        sns.boxplot(data=df, x="phase", y="depth", order=order, ax=ax, **look)
         ax.set_xlabel("game phase (pawns on the board)")
         ax.set_title("Completed search depth by game phase (all budgets)")
     else:
         df["budget"] = df["budget_ms"].map(lambda b: f"{b:g} ms")
-        sns.boxplot(data=df, x="budget", y="depth", hue="agent", ax=ax, fliersize=1)
+        order = [f"{b:g} ms" for b in sorted(df["budget_ms"].unique())]  # numeric order
+        sns.boxplot(data=df, x="budget", y="depth", order=order, ax=ax, **look)
         ax.set_xlabel("time budget per move")
         ax.set_title("Completed search depth per move")
     ax.set_ylabel("completed depth (plies)")
@@ -81,12 +114,12 @@ def plot_ladder(per_depth: pd.DataFrame, game: str) -> Any:
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    for i, (setting, group) in enumerate(per_depth.groupby("setting", observed=True, sort=True)):
+    for setting, group in per_depth.groupby("setting", observed=True, sort=True):
         group = group.sort_values("depth")
-        style = {"marker": "o", "color": f"C{i}", "label": setting}
+        style = {**style_of(setting), "label": setting}
         axes[0].plot(group["depth"], group["nodes"], **style)
         axes[1].plot(group["depth"], group["ebf"], **style)
-    axes[0].set_yscale("log")
+    _count_axis(axes[0])
     axes[0].set_ylabel("nodes (expanded + evaluated, log scale)")
     axes[1].set_ylabel("effective branching factor\nN(d) / N(d - 1)")
     depths = sorted(per_depth["depth"].unique())
@@ -116,7 +149,7 @@ def plot_depth_in_time(depths: pd.DataFrame, game: str) -> Any:
     for i, (setting, group) in enumerate(summary.groupby("setting", observed=True, sort=True)):
         x = [budgets.index(b) + (i - (summary["setting"].nunique() - 1) / 2) * width
              for b in group["budget_ms"]]  # fmt: skip
-        ax.bar(x, group[0.5], width, color=f"C{i}", label=setting)
+        ax.bar(x, group[0.5], width, color=style_of(setting)["color"], label=setting)
         ax.errorbar(x, group[0.5], yerr=[group[0.5] - group[0.25], group[0.75] - group[0.5]],
                     fmt="none", color="black", lw=1)  # fmt: skip
     ax.set_xticks(range(len(budgets)), [f"{b:g} ms" for b in budgets])

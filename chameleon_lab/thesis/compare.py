@@ -84,22 +84,29 @@ def verdict(df: pd.DataFrame) -> str:
     return text + f"; it does not hold up for {names}."
 
 
-def plot_beside_thesis(df: pd.DataFrame, title: str):
-    """Win rate per session and agent: ours with its interval, the thesis's as a cross."""
+def plot_beside_thesis(df: pd.DataFrame, title: str, ours: str = "this workbench"):
+    """Win rate per session and agent: ``ours`` (what the run is: this workbench, the
+    original program's recorded games) with its interval, the thesis's as a cross; each
+    agent in its fixed colour and marker (:mod:`..analysis.style`)."""
     import matplotlib.pyplot as plt
+
+    from ..analysis.style import style_of
 
     played = df[df["games"] > 0].reset_index(drop=True)
     fig, ax = plt.subplots(figsize=(max(6, 0.6 * len(df) + 2), 4))
     x = range(len(played))
-    ax.errorbar(
-        x,
-        played["win_rate"],
-        yerr=[played["win_rate"] - played["ci_low"], played["ci_high"] - played["win_rate"]],
-        fmt="o",
-        capsize=3,
-        label="ours (95 % Wilson interval)",
-    )
-    ax.scatter(x, played["thesis_win_rate"], marker="x", color="C3", zorder=3, label="thesis")
+    for i, row in played.iterrows():  # each agent in its own colour and marker
+        look = style_of(row["agent"])
+        ax.errorbar(
+            [i],
+            [row["win_rate"]],
+            yerr=[[row["win_rate"] - row["ci_low"]], [row["ci_high"] - row["win_rate"]]],
+            fmt=look["marker"],
+            color=look["color"],
+            capsize=3,
+            label=f"{ours} (95 % Wilson interval)" if i == 0 else None,
+        )
+    ax.scatter(x, played["thesis_win_rate"], marker="x", color="black", zorder=3, label="thesis")
     ax.set_xticks(list(x))
     ax.set_xticklabels(
         [
