@@ -19,12 +19,15 @@ API and JupyterLab all write to the same place.
 
 from __future__ import annotations
 
+import json
+import os
 import time
 import tomllib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from .analysis.output import RUN_ENV
 from .search.registry import algorithm_names
 
 NOTEBOOKS = (
@@ -197,11 +200,14 @@ def run_notebook(
     *,
     source_dir: Path | None = None,
     progress: bool = False,
+    profile: str | None = None,
 ) -> Path:
     """Execute one notebook with papermill into ``reports/NAME.ipynb``.
 
     Relative folders (``reports``, the ``figures_dir`` and ``data_dir`` parameters)
     are taken in the project folder (:func:`project_path`); ``reports`` is created.
+    The notebook, ``profile`` and parameters go to the kernel (``CHAMELEON_RUN``), so
+    every figure and table it writes records them (:mod:`.analysis.output`).
     """
     import papermill as pm
     from papermill.exceptions import PapermillExecutionError
@@ -209,6 +215,7 @@ def run_notebook(
     source = (source_dir or notebook_dir()) / f"{name}.ipynb"
     if not source.exists():
         raise ValueError(f"no notebook {source}; notebooks: {', '.join(NOTEBOOKS)}")
+    given = dict(parameters)  # as the caller wrote them, for the provenance
     parameters = {
         key: str(project_path(value)) if key in FOLDER_PARAMETERS else value
         for key, value in parameters.items()
@@ -221,6 +228,9 @@ def run_notebook(
             f"cannot create the reports folder {reports}: {exc.strerror}; give a writable one"
         ) from None
     output = reports / f"{name}.ipynb"
+    run = {"notebook": name, "profile": profile, "parameters": given}
+    previous = os.environ.get(RUN_ENV)
+    os.environ[RUN_ENV] = json.dumps(run, sort_keys=True, default=str)  # the kernel inherits it
     try:
         pm.execute_notebook(
             str(source),
@@ -237,6 +247,11 @@ def run_notebook(
             f"{exc.ename}: {exc.evalue}\n"
             f"the executed notebook with the error: {output}"
         ) from None
+    finally:
+        if previous is None:
+            os.environ.pop(RUN_ENV, None)
+        else:
+            os.environ[RUN_ENV] = previous
     return output
 
 
@@ -260,8 +275,8 @@ def run_batch(
     check_choice("profile", profile, PROFILES)
     names = list(NOTEBOOKS) if not only else [check_choice("notebook", n, NOTEBOOKS) for n in only]
     common = {
-        "figures_dir": str(project_path(figures)),
-        "data_dir": str(project_path(data)),
+        "figures_dir": str(figures),  # run_notebook takes relative ones in the project
+        "data_dir": str(data),
         "shared": shared or "",
         "workers": workers or 0,
     }
@@ -271,7 +286,7 @@ def run_batch(
         bar.set_postfix_str(name)
         t0 = time.perf_counter()
         params = {**common, **PROFILES[profile][name]}
-        run_notebook(name, params, project_path(reports))
+        run_notebook(name, params, project_path(reports), profile=profile)
         done.append((name, time.perf_counter() - t0))
         bar.write(f"{name}: {done[-1][1]:.0f} s")
     return done

@@ -1,18 +1,111 @@
-"""Writing the workbench's outputs: figures (PNG and SVG) and tables (CSV), atomically.
+"""Writing the workbench's outputs: figures (PNG and SVG) and tables (CSV), atomically,
+each with its provenance.
 
 One seaborn style for every figure (:func:`use_style`), so the thesis's figures and
 ours look alike; :func:`save_figure` writes both formats with fixed SVG ids and no
 date, so an unchanged figure is an unchanged file; :func:`save_table` writes a CSV
 through a temporary file, so a killed run never leaves half a table.
+
+Provenance: every file written is entered in ``PROVENANCE.json`` of its folder with
+the notebook, batch profile and parameters that made it (from ``CHAMELEON_RUN``, which
+the notebook runner sets), the git commit, the library's and its dependencies'
+versions, and the SHA-256 of every source that made it (the notebook and each module
+of the library loaded at the time). A test compares those hashes with the sources as
+committed, so a figure or table older than the code that makes it fails the tests.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+#: The provenance file of an output folder.
+PROVENANCE = "PROVENANCE.json"
+#: Environment variable with the run's notebook, profile and parameters (JSON).
+RUN_ENV = "CHAMELEON_RUN"
+
+
+def _project() -> Path:
+    return Path(__file__).resolve().parents[2]
+
+
+def source_hash(path: Path) -> str:
+    """The first 16 hex digits of a file's SHA-256 (what provenance compares)."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def _sources(notebook: str | None) -> dict[str, str]:
+    """Project-relative path -> hash of the notebook and every loaded library module."""
+    root = _project()
+    paths = set()
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if (name == "chameleon_lab" or name.startswith("chameleon_lab.")) and file:
+            paths.add(Path(file).resolve())
+    if notebook:
+        paths.add((root / "notebooks" / f"{notebook}.ipynb").resolve())
+    out = {}
+    for path in sorted(paths):
+        if path.is_relative_to(root) and path.exists():
+            out[path.relative_to(root).as_posix()] = source_hash(path)
+    return out
+
+
+def _commit() -> str | None:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(_project()), "describe", "--always", "--dirty", "--abbrev=12"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None
+
+
+def provenance() -> dict[str, Any]:
+    """What made an output written now: run (notebook, profile, parameters), commit,
+    versions and source hashes."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    run = json.loads(os.environ.get(RUN_ENV) or "{}")
+    versions = {"python": sys.version.split()[0]}
+    for package in ("chameleon_lab", "numpy", "numba", "pandas", "matplotlib", "seaborn"):
+        try:
+            versions[package] = version(package)
+        except PackageNotFoundError:
+            versions[package] = None
+    return {
+        "notebook": run.get("notebook"),
+        "profile": run.get("profile"),
+        "parameters": run.get("parameters", {}),
+        "commit": _commit(),
+        "versions": versions,
+        "sources": _sources(run.get("notebook")),
+    }
+
+
+def _record(folder: Path, paths: list[Path]) -> None:
+    """Enter ``paths`` in ``folder/PROVENANCE.json`` (atomically)."""
+    book = folder / PROVENANCE
+    try:
+        entries = json.loads(book.read_text()) if book.exists() else {}
+    except (OSError, json.JSONDecodeError):
+        entries = {}  # a damaged book is rebuilt from what is written now
+    made = provenance()
+    for path in paths:
+        entries[path.name] = {**made, "sha256": source_hash(path)}
+    tmp = folder / f".{PROVENANCE}.tmp"
+    tmp.write_text(json.dumps(entries, indent=1, sort_keys=True) + "\n")
+    os.replace(tmp, book)
 
 
 def use_style() -> None:
@@ -41,6 +134,7 @@ def save_figure(fig: Any, name: str, folder: str | Path) -> list[Path]:
             fig.savefig(tmp, dpi=130, bbox_inches="tight", metadata=meta, format=suffix)
         os.replace(tmp, path)
         paths.append(path)
+    _record(folder, paths)
     return paths
 
 
@@ -52,4 +146,38 @@ def save_table(df: pd.DataFrame, name: str, folder: str | Path) -> Path:
     tmp = folder / f".{name}.tmp.csv"
     df.to_csv(tmp, index=False)
     os.replace(tmp, path)
+    _record(folder, [path])
     return path
+
+
+def artefact_problems(folder: str | Path, files: list[Path] | None = None) -> list[str]:
+    """What is wrong with the provenance of ``files`` (default: every figure and table
+    in ``folder``): a file without an entry, a file changed since its run wrote it, or
+    one made by a source (notebook or library module) that has changed since. Empty
+    when every file is made by the code as it is now."""
+    folder = Path(folder)
+    book_path = folder / PROVENANCE
+    book = json.loads(book_path.read_text()) if book_path.exists() else {}
+    if files is None:
+        files = [p for p in folder.iterdir() if p.suffix in (".png", ".svg", ".csv")]
+    root = _project()
+    problems = []
+    for path in sorted(files):
+        entry = book.get(path.name)
+        if entry is None:
+            problems.append(f"{path.name}: no provenance entry in {book_path}")
+            continue
+        if entry.get("sha256") != source_hash(path):
+            problems.append(f"{path.name}: changed since its run wrote it")
+        changed = [
+            src
+            for src, digest in entry.get("sources", {}).items()
+            if not (root / src).exists() or source_hash(root / src) != digest
+        ]
+        if changed:
+            more = ", ..." if len(changed) > 3 else ""
+            problems.append(
+                f"{path.name}: older than {', '.join(changed[:3])}{more}; regenerate it: "
+                f"chameleon-lab notebooks run --only {entry.get('notebook')}"
+            )
+    return problems
