@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numba
 import numpy as np
+import pandas as pd
 
 from .games.chameleon import Position, all_seatings
 from .games.chameleon import kernel as K
@@ -113,71 +114,28 @@ def bench_positions(count: int = 12, seed: int = 2024, min_pawns: int = 12) -> l
     return positions
 
 
-#: Game phases by the pawns on the board (four-player games), as notebook 05 uses them.
-PHASES = {"opening (13-16)": (13, 16), "middle (9-12)": (9, 12), "late (5-8)": (5, 8)}
-
-
-def phase_positions(per_phase: int = 4, seed: int = 7) -> dict[str, list[Position]]:
-    """Fixed four-player positions per game phase (by pawns left), reached by seeded
-    random play with all four players still in the game: the same on every machine."""
-    from random import Random
-
-    from .games.chameleon import Game
-
-    rng = Random(seed)
-    out: dict[str, list[Position]] = {name: [] for name in PHASES}
-    while any(len(v) < per_phase for v in out.values()):
-        game = Game(move_limit=None)
-        for _ in range(rng.randint(0, 120)):
-            if game.is_over:
-                break
-            game.play(rng.choice(game.position.legal_moves))
-        pos = game.position
-        if pos.is_over or len(pos.players_alive) < 4:
-            continue
-        for name, (low, high) in PHASES.items():
-            if low <= len(pos.pawns) <= high and len(out[name]) < per_phase:
-                out[name].append(pos)
-    return out
-
-
 def print_depth_table(
     budgets_ms: tuple[float, ...] = (10, 100, 1000), per_phase: int = 4
-) -> list[dict]:
+) -> pd.DataFrame:
     """Completed depth of each multi-player algorithm (improved flavour) within each
     time budget on the same fixed positions per game phase: median and quartiles.
 
     Unlike self-play, every algorithm and budget searches the very same positions, so
     the depths compare fairly.
     """
-    import numpy as np
-
-    from .agents import Agent
-    from .search.api import MULTIPLAYER
+    from .analysis.efficiency import depth_at_budget, depth_quartiles, phase_positions
 
     positions = phase_positions(per_phase)
     print(
         f"improved flavour, completed depth within the budget on {per_phase} fixed four-player "
         "positions per phase (median [quartiles])"
     )
-    header = f"{'algorithm':10} {'phase':16}" + "".join(f"{f'{b:g} ms':>18}" for b in budgets_ms)
-    print(header)
-    rows = []
-    for algorithm in MULTIPLAYER:
-        Agent(algorithm, depth=1).choose(positions["middle (9-12)"][0])  # compile first
-        for name, group in positions.items():
-            cells = []
-            for budget in budgets_ms:
-                agent = Agent(algorithm, time_ms=float(budget))
-                depths = [agent.choose(pos).depth for pos in group]
-                q1, med, q3 = np.percentile(depths, [25, 50, 75])
-                rows.append(
-                    {"algorithm": algorithm, "phase": name, "budget_ms": budget,
-                     "median": med, "q1": q1, "q3": q3}
-                )  # fmt: skip
-                cells.append(f"{med:>5g} [{q1:g}, {q3:g}]")
-            print(f"{algorithm:10} {name:16}" + "".join(f"{c:>18}" for c in cells))
-    return rows
+    table = depth_quartiles(depth_at_budget(positions, budgets_ms))
+    print(f"{'algorithm':10} {'phase':16}" + "".join(f"{f'{b:g} ms':>18}" for b in budgets_ms))
+    for (algorithm, phase), group in table.groupby(["algorithm", "phase"], sort=False):
+        cells = [f"{r.median:>5g} [{r.q1:g}, {r.q3:g}]" for r in group.itertuples()]
+        print(f"{algorithm:10} {phase:16}" + "".join(f"{c:>18}" for c in cells))
+    return table
 
 
 def print_search(depth: int = 4, count: int = 12) -> dict[str, float]:

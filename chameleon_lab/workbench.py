@@ -38,6 +38,7 @@ NOTEBOOKS = (
     "04_thesis_tables",
     "05_time_budgets",
     "06_two_player_search",
+    "08_search_efficiency",
 )
 SOURCES = ("legacy", "thesis", "improved")
 #: The searches notebook 05 compares on four-player Chameleon Chess (multi-player ones).
@@ -70,6 +71,11 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "budgets_ms": [10, 100],
             "tournament_ms": 20,
             "repetitions": 2,
+        },
+        "08_search_efficiency": {
+            "per_phase": 2,
+            "depths": [1, 2, 3, 4],
+            "budgets_ms": [10, 100, 1000],
         },
     },
     "full": {
@@ -107,6 +113,11 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "budgets_ms": [10, 100, 1000],
             "tournament_ms": 100,
             "repetitions": 10,
+        },
+        "08_search_efficiency": {
+            "per_phase": 8,
+            "depths": [1, 2, 3, 4, 5],
+            "budgets_ms": [10, 100, 1000],
         },
     },
 }

@@ -122,7 +122,7 @@ def test_bench_tournament_prints_the_speed_up(capsys):
 
 
 def test_bench_depths_prints_every_algorithm_and_phase(capsys):
-    from chameleon_lab.bench import PHASES, phase_positions
+    from chameleon_lab.analysis.efficiency import PHASES, phase_positions
 
     positions = phase_positions(1)
     for name, (low, high) in PHASES.items():  # the phases hold what they say

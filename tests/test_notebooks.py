@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAPERMILL = str(Path(sys.executable).with_name("papermill"))
 
 TINY = {
+    "08_search_efficiency": {"per_phase": 1, "depths": [1, 2], "budgets_ms": [5]},
     "00_explore_heuristics": {"positions": 6, "pictures": 1, "search_depth": 2, "repetitions": 1},
     "01_game": {"agent_depth": 1},
     "02_trees": {},
@@ -56,6 +57,10 @@ TINY = {
     },
 }
 PROMISED = {
+    "08_search_efficiency": (
+        ["efficiency_nodes_per_depth", "efficiency_depth_at_budget"],
+        ["efficiency_nodes_per_depth", "efficiency_pruning", "efficiency_depth_at_budget"],
+    ),
     "00_explore_heuristics": (
         ["explore_correlations_chameleon"],
         [

@@ -159,3 +159,32 @@ def perft_growth(
         for d in range(1, depth + 1):
             rows.append({"seating": label, "depth": d, "leaves": start.perft(d)})
     return pd.DataFrame(rows)
+
+
+def by_probability(ours: pd.DataFrame, reference: pd.DataFrame | None = None) -> pd.DataFrame:
+    """b and d per player count and random-move probability, with how many distinct
+    games stand behind them; beside ``reference`` (the thesis's own runs, same
+    columns) where given. Where the estimates differ, this shows whether they differ
+    at every probability or only where few distinct games were played."""
+    g = ours.groupby(["players", "p_random"])
+    out = pd.DataFrame(
+        {
+            "b": g["b_mean"].mean(),
+            "d": g["length"].mean(),
+            "games": g.size(),
+            "distinct": g["line"].nunique() if "line" in ours else g.size(),
+        }
+    )
+    if reference is not None:
+        r = reference.groupby(["players", "p_random"])
+        out = out.join(
+            pd.DataFrame(
+                {
+                    "b_thesis": r["b_mean"].mean(),
+                    "d_thesis": r["length"].mean(),
+                    "games_thesis": r.size(),
+                }
+            ),
+            how="outer",
+        )
+    return out.reset_index()

@@ -159,3 +159,68 @@ def plot_depth_in_time(depths: pd.DataFrame, game: str) -> Any:
     ax.legend(fontsize=8, ncols=2)
     fig.tight_layout()
     return fig
+
+
+def plot_nodes_per_depth(per_depth: pd.DataFrame) -> Any:
+    """Mean nodes per depth for each algorithm (and normalisation), one panel per game
+    phase, nodes on a log scale (:func:`.efficiency.branching` output)."""
+    import matplotlib.pyplot as plt
+
+    phases = list(dict.fromkeys(per_depth["phase"]))
+    fig, axes = plt.subplots(1, len(phases), figsize=(4.2 * len(phases), 4), sharey=True)
+    axes = [axes] if len(phases) == 1 else list(axes)
+    for ax, ph in zip(axes, phases, strict=True):
+        part = per_depth[per_depth["phase"] == ph]
+        for (algorithm, norm), group in part.groupby(["algorithm", "normalize"], sort=True):
+            look = style_of(algorithm)
+            dashed = norm == "False"
+            ax.plot(
+                group["depth"],
+                group["nodes"],
+                linestyle="--" if dashed else "-",
+                label=f"{algorithm}{' (not normalised)' if dashed else ''}",
+                **look,
+            )
+        _count_axis(ax)
+        ax.set_xticks(sorted(part["depth"].unique()))
+        ax.set_xlabel("search depth (plies)")
+        ax.set_title(ph, fontsize=10)
+    axes[0].set_ylabel("nodes (expanded + evaluated, log scale)")
+    axes[-1].legend(fontsize=7)
+    fig.suptitle("Nodes per depth on the same four-player positions, by game phase")
+    fig.tight_layout()
+    return fig
+
+
+def plot_depth_at_budget(reached: pd.DataFrame, thesis: pd.DataFrame | None = None) -> Any:
+    """Median completed depth per algorithm against the time budget (bands: quartiles)
+    over every position (:func:`.efficiency.depth_at_budget` rows); the thesis's
+    self-play medians (table 6.8) as crosses where given (columns ``algorithm``,
+    ``budget_ms``, ``depth_median``)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for algorithm, group in reached.groupby("algorithm", sort=True):
+        q = group.groupby("budget_ms")["depth"].quantile([0.25, 0.5, 0.75]).unstack()
+        g = q.rename(columns={0.25: "q1", 0.5: "median", 0.75: "q3"}).reset_index()
+        look = style_of(algorithm)
+        ax.plot(g["budget_ms"], g["median"], label=f"{algorithm} (this workbench)", **look)
+        ax.fill_between(g["budget_ms"], g["q1"], g["q3"], color=look["color"], alpha=0.15)
+    if thesis is not None and not thesis.empty:
+        for algorithm, group in thesis.groupby("algorithm", sort=True):
+            ax.scatter(
+                group["budget_ms"],
+                group["depth_median"],
+                marker="x",
+                s=60,
+                color=style_of(algorithm)["color"],
+                label=f"{algorithm} (thesis, self-play)",
+                zorder=3,
+            )
+    _budget_axis(ax, reached["budget_ms"])
+    ax.set_xlabel("time budget per move (ms, log scale)")
+    ax.set_ylabel("completed depth (plies)")
+    ax.set_title("Depth reached in a fixed time: same positions for every algorithm")
+    ax.legend(fontsize=7, ncols=2)
+    fig.tight_layout()
+    return fig

@@ -122,3 +122,17 @@ def plot_beside_thesis(df: pd.DataFrame, title: str, ours: str = "this workbench
     ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def thesis_depth_medians(thesis: pd.DataFrame) -> pd.DataFrame:
+    """The thesis's median completed depths of table 6.8 (four-player self-play at 10,
+    100 and 1000 ms): columns ``algorithm`` (the library's names), ``budget_ms``,
+    ``depth_median``."""
+    rows = thesis[(thesis["table"] == "6.8") & (thesis["scope"] == "session")]
+    return pd.DataFrame(
+        {
+            "algorithm": rows["algorithm"].str.lower().to_numpy(),
+            "budget_ms": rows["mode_value"].astype(float).to_numpy(),
+            "depth_median": rows["depth_median"].astype(float).to_numpy(),
+        }
+    )
