@@ -479,3 +479,30 @@ def test_svg_shows_board_coordinates_and_legal_moves():
     assert start._repr_svg_() == start.svg()
     over = playout(start, 5)[-1]
     assert "over" in ET.fromstring(over.svg()).find(f"{ns}title").text
+
+
+def test_reversi_levels_of_seed_003():
+    from chameleon_lab.agents import Agent
+    from chameleon_lab.games.othello.levels import LEVELS, level_params
+    from chameleon_lab.search.solve import solve
+
+    assert set(LEVELS) == {"easy", "medium", "hard"}
+    with pytest.raises(ValueError, match="valid levels: easy, medium, hard"):
+        level_params("expert")
+    start = get_game("othello").start()
+    easy = [Agent(**level_params("easy"), seed=s).choose(start).move for s in range(12)]
+    assert len(set(map(str, easy))) > 1  # random legal moves
+    hard = Agent(**level_params("hard"))
+    rng = random.Random(3)
+    checked = 0
+    while checked < 3:  # with <= 10 empty squares, hard plays perfectly (searches to the end)
+        pos = start
+        while not pos.is_over and sum(c == "." for c in "".join(pos.to_json()["board"])) > 9:
+            pos = pos.play(rng.choice(pos.legal_moves))
+        if pos.is_over:
+            continue
+        best = solve(pos, method="generic").value
+        after = pos.play(hard.choose(pos).move)
+        value = solve(after, method="generic").value
+        assert (value if after.to_move == pos.to_move else -value) == best
+        checked += 1
