@@ -4,7 +4,8 @@
   a slider and previous/next buttons; the board shows the last move.
 * :class:`PlayAgainst`: you play one seat, an :class:`~chameleon_lab.agents.Agent`
   the others; after each of its moves the widget lists its root scores, so you see
-  what the search thought of every move.
+  what the search thought of every move. With ``ponder=True`` the agent searches its
+  replies to your possible moves while you think (:mod:`.pondering`, seed 004).
 
 Both are plain objects with a ``widget`` attribute (an ``ipywidgets.VBox``); the
 notebook displays ``viewer.widget``. The methods the buttons call are public, so
@@ -22,6 +23,7 @@ from .agents import Agent, Decision
 from .games.chameleon import Game, Position
 from .games.match import Match
 from .games.registry import get_game
+from .pondering import Ponderer
 from .tournament.play import record_positions
 
 
@@ -109,10 +111,12 @@ class PlayAgainst:
         players: str = "RGYB",
         move_limit: int | None = 100,
         start: Any = None,
+        ponder: bool = False,
     ) -> None:
         import ipywidgets as w
 
         self.agent = agent
+        self.ponderer = Ponderer(agent) if ponder else None
         if start is None and agent.game == "chameleon":
             self.game: Match = Game(players=players, move_limit=move_limit)
         else:
@@ -141,11 +145,17 @@ class PlayAgainst:
         self.show()
 
     def _agent_moves(self) -> None:
+        first = True
         while not self.game.is_over and int(self.game.position.to_move) != self.seat:
-            decision = self.agent.choose(self.game.position)
+            pos = self.game.position
+            decision = self.ponderer.reply(pos) if self.ponderer and first else None
+            decision = decision or self.agent.choose(pos)
+            first = False
             self.decisions.append(decision)
             self.game.play(decision.move)
             self.last = str(decision.move)
+        if self.ponderer is not None and not self.game.is_over:
+            self.ponderer.start(self.game.position)  # search on your time
 
     def play(self, move: str | None = None) -> None:
         """Play ``move`` (default: the dropdown's) for you, then let the agent answer."""

@@ -226,3 +226,22 @@ def test_complexity_counts_distinct_games():
     counts = distinct_games(rows).set_index("p_random")["distinct"]
     assert counts[0.0] == 1  # a deterministic search plays the same game every time
     assert counts[1.0] > 1  # random moves make different games
+
+
+def test_the_agent_ponders_on_your_time_and_answers_as_it_would_have():
+    from chameleon_lab.pondering import Ponderer
+    from chameleon_lab.widgets import PlayAgainst
+
+    agent = Agent("alphabeta", game="connect4", depth=5, ordering=True)
+    widget = PlayAgainst(agent, seat="red", ponder=True)  # you open; it ponders at once
+    widget.ponderer.wait()
+    assert widget.ponderer.searched == 7  # a reply to each of your seven moves (seed 004)
+    you = get_game("connect4").start().play("4")
+    fresh = Agent("alphabeta", game="connect4", depth=5, ordering=True).choose(you)
+    widget.play("4")
+    assert widget.ponderer.hits == 1
+    assert str(widget.decisions[-1].move) == str(fresh.move)
+    assert widget.decisions[-1].nodes == fresh.nodes  # the very same search, done earlier
+    widget.ponderer.stop()
+    with pytest.raises(ValueError, match="pondering needs an agent without random moves"):
+        Ponderer(Agent("alphabeta", game="connect4", depth=2, random_move_probability=0.1))
