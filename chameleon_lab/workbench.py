@@ -38,6 +38,7 @@ NOTEBOOKS = (
     "04_thesis_tables",
     "05_time_budgets",
     "06_two_player_search",
+    "07_connect_four_reversi",
     "08_search_efficiency",
 )
 SOURCES = ("legacy", "thesis", "improved")
@@ -71,6 +72,16 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "budgets_ms": [10, 100],
             "tournament_ms": 20,
             "repetitions": 2,
+        },
+        "07_connect_four_reversi": {
+            "perft_depth": 6,
+            "selfplay_games": 10,
+            "levels": [1, 2],
+            "aggressiveness": [1, 3, 5],
+            "repetitions": 1,
+            "experiment_depth": 6,
+            "experiment_positions": 4,
+            "opening_board": [5, 4],
         },
         "08_search_efficiency": {
             "per_phase": 2,
@@ -113,6 +124,16 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "budgets_ms": [10, 100, 1000],
             "tournament_ms": 100,
             "repetitions": 10,
+        },
+        "07_connect_four_reversi": {
+            "perft_depth": 8,
+            "selfplay_games": 100,
+            "levels": [1, 2, 3],
+            "aggressiveness": [1, 2, 3, 4, 5],
+            "repetitions": 4,
+            "experiment_depth": 7,
+            "experiment_positions": 8,
+            "opening_board": [7, 6],
         },
         "08_search_efficiency": {
             "per_phase": 8,

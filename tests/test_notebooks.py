@@ -27,6 +27,16 @@ ROOT = Path(__file__).resolve().parents[1]
 PAPERMILL = str(Path(sys.executable).with_name("papermill"))
 
 TINY = {
+    "07_connect_four_reversi": {
+        "perft_depth": 3,
+        "selfplay_games": 2,
+        "levels": [1],
+        "aggressiveness": [1, 5],
+        "reversi_levels": ["easy", "medium"],
+        "experiment_depth": 2,
+        "experiment_positions": 2,
+        "opening_board": [4, 4],
+    },
     "08_search_efficiency": {"per_phase": 1, "depths": [1, 2], "budgets_ms": [5]},
     "00_explore_heuristics": {"positions": 6, "pictures": 1, "search_depth": 2, "repetitions": 1},
     "01_game": {"agent_depth": 1},
@@ -57,6 +67,18 @@ TINY = {
     },
 }
 PROMISED = {
+    "07_connect_four_reversi": (
+        ["c4_opening_values_4x4"],
+        [
+            "c4_reversi_perft",
+            "c4_reversi_branching",
+            "c4_levels_tournament",
+            "reversi_levels_tournament",
+            "seed003_experiment",
+            "seed003_copy_vs_unmake",
+            "c4_opening_values_4x4",
+        ],
+    ),
     "08_search_efficiency": (
         ["efficiency_nodes_per_depth", "efficiency_depth_at_budget"],
         ["efficiency_nodes_per_depth", "efficiency_pruning", "efficiency_depth_at_budget"],

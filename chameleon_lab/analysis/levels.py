@@ -1,0 +1,91 @@
+"""Tournaments of the seed programs' levels, and the solved values of opening moves.
+
+The functions behind notebook ``07_connect_four_reversi``: seed 004's Connect Four
+computer at each level and aggressiveness step, seed 003's three Reversi levels, each
+as a round robin in which every agent plays each colour against every other; and the
+exact value of every first move of Connect Four from the solver.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from ..games.connect4.levels import level_params as connect4_level
+from ..games.othello.levels import level_params as reversi_level
+from ..games.registry import get_game
+from ..search.solve import solve
+from ..tournament.session import Session
+from .twoplayer import round_robin
+
+
+def connect4_levels_session(
+    levels: Sequence[int],
+    aggressiveness: Sequence[int],
+    *,
+    repetitions: int = 1,
+    seed: int = 0,
+    random_move_probability: float = 0.0,
+) -> Session:
+    """Every (level, aggressiveness) agent of seed 004 against every other, both colours;
+    agents are named ``L{level}A{aggressiveness}``."""
+    agents = {
+        f"L{lv}A{a}": {**connect4_level(lv, a), "random_move_probability": random_move_probability}
+        for lv in levels
+        for a in aggressiveness
+    }
+    agents = {name: {k: v for k, v in p.items() if k != "game"} for name, p in agents.items()}
+    return Session(
+        "connect4-levels",
+        agents,
+        game="connect4",
+        design="fixed",
+        seatings=round_robin(list(agents)),
+        repetitions=repetitions,
+        seed=seed,
+        move_limit=None,
+    )
+
+
+def reversi_levels_session(
+    levels: Sequence[str] = ("easy", "medium", "hard"),
+    *,
+    variant: str = "reversi",
+    repetitions: int = 1,
+    seed: int = 0,
+) -> Session:
+    """Seed 003's levels against each other, both colours, in ``variant``."""
+    agents = {lv: {k: v for k, v in reversi_level(lv).items() if k != "game"} for lv in levels}
+    return Session(
+        f"{variant}-levels",
+        agents,
+        game="othello",
+        game_params={"variant": variant},
+        design="fixed",
+        seatings=round_robin(list(agents)),
+        repetitions=repetitions,
+        seed=seed,
+        move_limit=None,
+    )
+
+
+def opening_values(width: int = 7, height: int = 6, **solve_options: Any) -> pd.DataFrame:
+    """The exact value of each first move of Connect Four on ``width`` x ``height`` for
+    the first player (the solver's score: positive wins, larger sooner), with the
+    solver's nodes and seconds."""
+    start = get_game("connect4", width=width, height=height).start()
+    rows = []
+    for move in start.legal_moves:
+        after = start.play(move)
+        solution = solve(after, **solve_options)
+        rows.append(
+            {
+                "move": str(move),
+                "value": 0.0 - solution.value,  # the solver answers for the side to move
+                "nodes": solution.nodes,
+                "seconds": solution.seconds,
+            }
+        )
+    return pd.DataFrame(rows)
