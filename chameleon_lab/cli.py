@@ -63,6 +63,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     """``bench perft`` / ``search`` / ``games`` / ``tournament``: print speed figures."""
     from .bench import print_depths, print_improved, print_perft, print_search, print_tournament
 
+    if args.what == "solve":  # the solver benchmarks take their own options
+        from importlib import import_module
+
+        return int(import_module(f".benchsolve_{args.game}", __package__).main(args.rest))
     if args.what == "perft":
         print_perft(depth=args.depth, repeat=args.repeat)
     elif args.what == "games":
@@ -356,6 +360,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--positions", type=_positive, default=6, help="fixed positions per game (default 6)"
     )
     games.set_defaults(func=cmd_bench)
+    solve = bench_sub.add_parser(
+        "solve",
+        help="exact solvers: times, nodes and values per group of positions, beside a "
+        "reference solver where given (Pons's c4solver, Edax)",
+    )
+    solve.add_argument("--game", required=True, choices=["connect4", "othello"])
+    solve.set_defaults(func=cmd_bench, rest=[])  # rest: the game benchmark's own options
     depths = bench_sub.add_parser(
         "depths",
         help="completed depth of each multi-player search within time budgets on the same "
@@ -503,7 +514,11 @@ def _runner_options(parser: argparse.ArgumentParser) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``chameleon-lab``; bad input ends with a one-line error, status 2."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if extra and getattr(args, "what", None) == "solve":
+        args.rest = extra  # `bench solve --game G ...`: the rest is the game's benchmark's
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         return int(args.func(args))
     except ValueError as exc:

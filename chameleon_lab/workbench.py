@@ -81,7 +81,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "repetitions": 1,
             "experiment_depth": 6,
             "experiment_positions": 4,
-            "opening_board": [5, 4],
+            "opening_board": [6, 5],
         },
         "08_search_efficiency": {
             "per_phase": 2,

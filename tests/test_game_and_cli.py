@@ -133,3 +133,13 @@ def test_bench_depths_prints_every_algorithm_and_phase(capsys):
     for algorithm in ("maxn", "maxnis", "paranoid", "hypermax"):
         for name in PHASES:
             assert f"{algorithm:10} {name:16}" in out
+
+
+def test_bench_solve_passes_the_games_options_and_checks_the_values(capsys):
+    assert main(["bench", "solve", "--game", "connect4", "--limit", "12"]) == 0
+    out = capsys.readouterr().out
+    assert "stones" in out and "agree" in out and "False" not in out
+    with pytest.raises(SystemExit) as exc:  # other commands still refuse unknown options
+        main(["bench", "perft", "--limit", "3"])
+    assert exc.value.code == 2
+    assert "unrecognized arguments: --limit 3" in capsys.readouterr().err
