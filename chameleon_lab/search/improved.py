@@ -330,27 +330,23 @@ def paranoid_node(
     for k in range(n):
         i = _child(ply, k, first, ictl)
         make(state, moves[ply, i], undo, ply)
-        if depth == 1:  # a leaf: what the call below would do, without the call
-            _leaf(evaluate, state, leaf, player_of(state), 0, ply + 1, norm, ictl)
-            value = 2.0 * leaf[max_player] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
-        else:
-            value = paranoid_node(
-                state,
-                depth - 1,
-                ply + 1,
-                norm,
-                max_player,
-                alpha,
-                beta,
-                moves,
-                undo,
-                vals,
-                leaf,
-                ictl,
-                pv,
-                tt_int,
-                tt_val,
-            )
+        value = paranoid_node(
+            state,
+            depth - 1,
+            ply + 1,
+            norm,
+            max_player,
+            alpha,
+            beta,
+            moves,
+            undo,
+            vals,
+            leaf,
+            ictl,
+            pv,
+            tt_int,
+            tt_val,
+        )
         unmake(state, undo, ply)
         if ictl[C_ABORTED]:
             return 0.0
