@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 import subprocess
 import sys
 
@@ -16,6 +15,7 @@ import pytest
 
 from chameleon_lab.agents import Agent
 from chameleon_lab.games import get_game
+from chameleon_lab.games.heuristic_check import sample_positions
 from chameleon_lab.search.api import search
 from chameleon_lab.search.solve import solve
 
@@ -30,18 +30,7 @@ SWITCHES = ["ordering", "pvs", "killers", "history", "tt", "aspiration"]
 
 
 def _positions(name, params, count, seed, plies=12):
-    game = get_game(name, **params)
-    rng = random.Random(seed)
-    out = []
-    while len(out) < count:
-        pos = game.start()
-        for _ in range(rng.randint(0, plies)):
-            if pos.is_over:
-                break
-            pos = pos.play(rng.choice(pos.legal_moves))
-        if not pos.is_over:
-            out.append(pos)
-    return out
+    return sample_positions(get_game(name, **params), count, seed, max_plies=plies)
 
 
 def _value(result):
