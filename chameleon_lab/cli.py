@@ -363,7 +363,8 @@ def build_parser() -> argparse.ArgumentParser:
     solve = bench_sub.add_parser(
         "solve",
         help="exact solvers: times, nodes and values per group of positions, beside a "
-        "reference solver where given (Pons's c4solver, Edax)",
+        "reference solver where given (Pons's c4solver, Edax); the game's options: "
+        "python -m chameleon_lab.benchsolve_GAME --help",
     )
     solve.add_argument("--game", required=True, choices=["connect4", "othello"])
     solve.set_defaults(func=cmd_bench, rest=[])  # rest: the game benchmark's own options

@@ -139,6 +139,9 @@ def test_bench_solve_passes_the_games_options_and_checks_the_values(capsys):
     assert main(["bench", "solve", "--game", "connect4", "--limit", "12"]) == 0
     out = capsys.readouterr().out
     assert "stones" in out and "agree" in out and "False" not in out
+    assert main(["bench", "solve", "--game", "othello", "--empties", "8-9", "--count", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "empties" in out and "nodes/s" in out
     with pytest.raises(SystemExit) as exc:  # other commands still refuse unknown options
         main(["bench", "perft", "--limit", "3"])
     assert exc.value.code == 2

@@ -41,9 +41,9 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from numba import njit, types
-from numba.extending import intrinsic
+from numba import njit
 
+from ..games.bits import popcount as _popcnt
 from ..games.connect4 import kernel as K
 from ..games.registry import Game
 from .solve import Solution
@@ -69,18 +69,6 @@ _ROW = 2 * K.MAX_SIDE
 _BIAS = 128
 _EPOCH_SHIFT = 16
 _EPOCH_BITS = -(1 << _EPOCH_SHIFT)
-
-
-@intrinsic
-def _popcnt(typingctx, x):
-    """The number of set bits (LLVM ``ctpop``, one instruction)."""
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-
-    return x(x), codegen
 
 
 @njit(cache=True, inline="always", error_model="numpy")

@@ -174,7 +174,7 @@ def solve_state(
 #: Solvers written for one game (modules of this package with a ``solve_state(game,
 #: state, tt_bits)`` returning a :class:`Solution`), used by :func:`solve` with
 #: ``method="auto"``; every other game gets the generic :func:`solve_state`.
-SPECIALISED: dict[str, str] = {"connect4": ".connect4_solver"}
+SPECIALISED: dict[str, str] = {"connect4": ".connect4_solver", "othello": ".othello_solver"}
 #: The methods :func:`solve` takes.
 METHODS = ("auto", "generic", "specialised")
 
