@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from .stats import win_rates
@@ -222,5 +223,32 @@ def plot_depth_at_budget(reached: pd.DataFrame, thesis: pd.DataFrame | None = No
     ax.set_ylabel("completed depth (plies)")
     ax.set_title("Depth reached in a fixed time: same positions for every algorithm")
     ax.legend(fontsize=7, ncols=2)
+    fig.tight_layout()
+    return fig
+
+
+def plot_opening_values(openings: pd.DataFrame, width: int, height: int) -> Any:
+    """The solved value of each first move of Connect Four (:func:`.levels.opening_values`):
+    a bar per column, green a win for the first player, grey a draw, vermilion a loss,
+    each labelled with its value and what it means."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    values = openings["value"].astype(float).to_numpy()
+    colours = [style_of("+ pvs")["color"] if v > 0 else "#949494" for v in values]
+    colours = [
+        c if v >= 0 else style_of("paranoid")["color"] for c, v in zip(colours, values, strict=True)
+    ]
+    ax.bar(openings["move"], values, color=colours)
+    reach = max(1.0, float(np.abs(values).max()))
+    for x, v in zip(openings["move"], values, strict=True):
+        text = "draw" if v == 0 else (f"+{v:g} win" if v > 0 else f"{v:g} loss")
+        ax.annotate(text, (x, v), xytext=(0, 4 if v >= 0 else -12), textcoords="offset points",
+                    ha="center", fontsize=8)  # fmt: skip
+    ax.set_ylim(-reach * 1.3, reach * 1.3)
+    ax.axhline(0, color="black", lw=0.8)
+    ax.set_xlabel("first move (column)")
+    ax.set_ylabel("exact value for the first player")
+    ax.set_title(f"Connect Four {width} x {height}: solved value of each first move")
     fig.tight_layout()
     return fig
