@@ -59,16 +59,27 @@ def _sources(notebook: str | None) -> dict[str, str]:
 
 
 def _commit() -> str | None:
+    """The checked-out commit, ``-dirty`` when the library or the notebooks differ from it
+    (the output folders themselves do not count: a batch rewrites them as it goes)."""
+    root = str(_project())
     try:
-        done = subprocess.run(
-            ["git", "-C", str(_project()), "describe", "--always", "--dirty", "--abbrev=12"],
+        head = subprocess.run(
+            ["git", "-C", root, "rev-parse", "--short=12", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+        changed = subprocess.run(
+            ["git", "-C", root, "status", "--porcelain", "--", "chameleon_lab", "notebooks"],
             capture_output=True,
             text=True,
             timeout=10,
         )
     except (OSError, subprocess.SubprocessError):
         return None
-    return done.stdout.strip() or None
+    if head.returncode != 0:
+        return None
+    return head.stdout.strip() + ("-dirty" if changed.stdout.strip() else "")
 
 
 def provenance() -> dict[str, Any]:
