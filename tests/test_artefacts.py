@@ -1,0 +1,101 @@
+"""Committed figures and tables are made by the code as committed, and say so.
+
+Every figure and CSV in ``figures/`` and ``data/`` under version control has an entry in
+its folder's ``PROVENANCE.json`` (written by :mod:`chameleon_lab.analysis.output`):
+the notebook, profile, parameters and commit that made it and the SHA-256 of every
+source that did. A source changed since (the notebook or any module of the library it
+loaded) makes the artefact stale: regenerate it with the batch.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from chameleon_lab.analysis.output import (
+    PROVENANCE,
+    RUN_ENV,
+    artefact_problems,
+    save_table,
+    source_hash,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDERS = ("figures", "data")
+
+
+def _committed(folder: str) -> list[Path]:
+    try:
+        listed = subprocess.run(
+            ["git", "-C", str(ROOT), "ls-files", folder],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):  # not a checkout: what is on disk
+        listed = [p.relative_to(ROOT).as_posix() for p in (ROOT / folder).glob("*.*")]
+    return [
+        ROOT / f
+        for f in listed
+        if Path(f).parent.as_posix() == folder and Path(f).name != PROVENANCE
+    ]
+
+
+def _book(folder: str) -> dict:
+    path = ROOT / folder / PROVENANCE
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_every_committed_artefact_is_made_by_the_committed_code(folder):
+    problems = artefact_problems(ROOT / folder, _committed(folder))
+    assert not problems, f"{folder}/:\n  " + "\n  ".join(problems)
+
+
+def test_provenance_is_written_and_staleness_found(tmp_path, monkeypatch):
+    import pandas as pd
+
+    monkeypatch.setenv(RUN_ENV, json.dumps({"notebook": "02_trees", "profile": "quick"}))
+    table = save_table(pd.DataFrame({"a": [1]}), "t", tmp_path)
+    entry = _book_at(tmp_path)["t.csv"]
+    assert entry["notebook"] == "02_trees" and entry["profile"] == "quick"
+    assert entry["sha256"] == source_hash(table)
+    assert entry["sources"]["chameleon_lab/analysis/output.py"] == source_hash(
+        ROOT / "chameleon_lab/analysis/output.py"
+    )
+    assert artefact_problems(tmp_path) == []
+    book = _book_at(tmp_path)
+    book["t.csv"]["sources"]["chameleon_lab/analysis/output.py"] = "0" * 16  # older code
+    (tmp_path / PROVENANCE).write_text(json.dumps(book))
+    (problem,) = artefact_problems(tmp_path)
+    assert "t.csv: older than chameleon_lab/analysis/output.py" in problem
+    assert "notebooks run --only 02_trees" in problem
+    table.write_text("a\n2\n")  # edited by hand
+    assert any("changed since its run wrote it" in p for p in artefact_problems(tmp_path))
+    (tmp_path / "u.csv").write_text("a\n")
+    assert any("u.csv: no provenance entry" in p for p in artefact_problems(tmp_path))
+
+
+def _book_at(folder: Path) -> dict:
+    return json.loads((folder / PROVENANCE).read_text())
+
+
+def test_every_entry_records_its_run():
+    for folder in FOLDERS:
+        for name, entry in _book(folder).items():
+            assert entry["notebook"] and entry["profile"], f"{folder}/{name}"
+            assert entry["commit"] and not entry["commit"].endswith("-dirty"), f"{folder}/{name}"
+            assert entry["sources"], f"{folder}/{name}"
+
+
+def test_the_readme_embeds_only_figures_with_provenance():
+    text = (ROOT / "README.md").read_text()
+    embedded = set(re.findall(r"\]\((figures/[^)\s]+)\)", text))
+    book = _book("figures")
+    committed = {p.relative_to(ROOT).as_posix() for p in _committed("figures")}
+    for link in embedded:
+        assert link in committed and Path(link).name in book, link
