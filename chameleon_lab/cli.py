@@ -465,7 +465,9 @@ def build_parser() -> argparse.ArgumentParser:
     nbs = sub.add_parser("notebooks", help="run the notebook batch (papermill)")
     nbs_sub = nbs.add_subparsers(dest="what", required=True, metavar="WHAT")
     nrun = nbs_sub.add_parser("run", help="execute the notebooks into reports/")
-    nrun.add_argument("--profile", default="quick", help="quick (about 15 min) or full")
+    nrun.add_argument(
+        "--profile", default="quick", help="quick (about 7 min on 2 cores) or full (hours)"
+    )
     nrun.add_argument("--only", action="append", metavar="NAME", help="only this notebook")
     nrun.add_argument(
         "--reports", default="reports", help="executed notebooks (relative: in the project)"
