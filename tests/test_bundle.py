@@ -81,3 +81,14 @@ def test_reference_cli_unpacks_and_checks(tmp_path, capsys):
     assert "reference/thesis-tables.csv" in capsys.readouterr().out
     assert main(["reference", "unpack", str(tmp_path / "s")]) == 2
     assert "exists already" in capsys.readouterr().err
+
+
+def test_a_shared_folder_above_the_working_directory_is_not_taken(tmp_path, monkeypatch):
+    stray = tmp_path / "shared" / "reference"
+    stray.mkdir(parents=True)
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    monkeypatch.delenv("CHAMELEON_SHARED", raising=False)
+    monkeypatch.setenv("CHAMELEON_CACHE", str(tmp_path / "cache"))
+    found = find_shared()
+    assert found is not None and tmp_path / "shared" != found  # the project's or the bundle

@@ -1,12 +1,12 @@
 """The reference data of ``../shared`` (thesis tables, legacy sessions, complexity runs).
 
-The data is found through ``CHAMELEON_SHARED``, a path the caller gives, or a
-``shared`` folder beside the working directory or one of its parents; where there is
-none, the copy bundled with the package (:mod:`.bundle`, unpacked once into the cache
-and checked file by file against the originals' checksums) stands in, so every copy
-of the project has the thesis. Only ``"none"`` hides it: :func:`find_shared` then
-returns ``None`` and :func:`absent` says so in a sentence a notebook can print before
-it goes on with fresh runs only.
+The data is found through ``CHAMELEON_SHARED``, a path the caller gives, or the
+``shared`` folder beside the project's checkout; where there is none, the copy bundled
+with the package (:mod:`.bundle`, unpacked once into the cache and checked file by file
+against the originals' checksums) stands in, so every copy of the project has the
+thesis. Only ``"none"`` hides it: :func:`find_shared` then returns ``None`` and
+:func:`absent` says so in a sentence a notebook can print before it goes on with fresh
+runs only.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def find_shared(path: str | Path | None = None) -> Path | None:
             raise ValueError(f"{p} is not a shared folder: it has no reference/ inside")
         return p
     candidates = [Path(os.environ[ENV])] if os.environ.get(ENV) else []
-    here = Path.cwd().resolve()
-    candidates += [d / "shared" for d in (here, *here.parents)]
+    # the project's own shared folder, beside the checkout; never one found by walking
+    # up from the working directory, which may belong to something else entirely
     candidates.append(Path(__file__).resolve().parents[3] / "shared")
     for c in candidates:
         if (c / "reference").is_dir():
