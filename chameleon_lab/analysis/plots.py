@@ -98,10 +98,15 @@ def plot_complexity(per_game_rows: pd.DataFrame) -> Any:
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     df = per_game_rows.assign(players=per_game_rows["players"].astype(str))
-    sns.histplot(data=df, x="b_mean", hue="players", element="step", ax=axes[0], bins=20)
+    counts = [str(n) for n in sorted(per_game_rows["players"].unique())]  # numeric order
+    sns.histplot(
+        data=df, x="b_mean", hue="players", hue_order=counts, element="step", ax=axes[0], bins=20
+    )
     axes[0].set_xlabel("mean branching factor of a game (legal moves)")
     axes[0].set_ylabel("games")
-    sns.histplot(data=df, x="length", hue="players", element="step", ax=axes[1], bins=20)
+    sns.histplot(
+        data=df, x="length", hue="players", hue_order=counts, element="step", ax=axes[1], bins=20
+    )
     axes[1].set_xlabel("game length (moves)")
     axes[1].set_ylabel("games")
     fig.suptitle("Self-play with random moves: branching factor and game length")
