@@ -46,6 +46,7 @@ from .search.api import (
 from .search.core import MAX_DEPTH, RootResult, check_tt_bits
 from .search.deepening import DeepWorkspace
 from .search.registry import check_options, get_algorithm
+from .search.solve import BOOKS, book_choice
 from .search.suite import OPTION_NAMES, SuiteOptions, SuiteWorkspace
 
 #: The agent fields that are switches of the two-player suite (``tt_bits`` aside).
@@ -139,6 +140,8 @@ class Agent:
     killers: bool | None = None
     history: bool | None = None
     quiescence: int | None = None
+    #: play from the game's opening book where it holds the position (seed 004's idea)
+    book: bool = False
     _rng: np.random.Generator = field(init=False, repr=False, compare=False)
     _heuristic: Heuristic = field(init=False, repr=False, compare=False)
     _workspace: DeepWorkspace | None = field(init=False, repr=False, compare=False)
@@ -187,6 +190,11 @@ class Agent:
         p = self.random_move_probability
         if not isinstance(p, (int, float, np.number)) or not 0.0 <= p <= 1.0:
             raise ValueError(f"random_move_probability must be in [0, 1], got {p!r}")
+        if not isinstance(self.book, (bool, np.bool_)):
+            raise ValueError(f"book must be True or False, got {self.book!r}")
+        self.book = bool(self.book)
+        if self.book and self.game not in BOOKS:
+            raise ValueError(f"{self.game} has no opening book; games with one: {', '.join(BOOKS)}")
         self._workspace = None
         self.reset()
 
@@ -249,6 +257,8 @@ class Agent:
             del out["game"]
         if out["heuristic_code"] is None:
             del out["heuristic_code"]
+        if not out["book"]:  # records made before the option keep their fingerprints
+            del out["book"]
         for name in SUITE_OPTIONS:  # options of the two-player suite, where it takes them
             if out[name] is None:
                 del out[name]
@@ -284,6 +294,10 @@ class Agent:
             move = legal[int(self._rng.integers(len(legal)))]
             nan = np.full(len(legal), np.nan)
             return Decision(move, 0.0, 0, 0, 0.0, tuple(legal), nan, None, (), random=True)
+        if self.book:
+            opening = book_choice(position)
+            if opening is not None:
+                return _book_decision(position, legal, *opening)
         spec = get_algorithm(self.algorithm)
         if self.flavour == "improved" and self._workspace is None:
             kind = SuiteWorkspace if spec.driver is not None else DeepWorkspace
@@ -304,6 +318,27 @@ class Agent:
             **options,
         )
         return _decision(position, result, legal)
+
+
+def _book_decision(
+    position: Any, legal: list[Any], code: int, scores: dict[int, int], seconds: float
+) -> Decision:
+    """The book's move (kernel code ``code``) with the book's score of every move."""
+    move = next(m for m in legal if m.code == code)
+    values = np.array([scores.get(m.code, np.nan) for m in legal], dtype=float)
+    return Decision(
+        move,
+        0.0,
+        0,
+        0,
+        seconds,
+        tuple(legal),
+        values,
+        None,
+        (move,),
+        exact=True,
+        counters={"book": 1},
+    )
 
 
 def _decision(position: Any, result: RootResult, legal: list[Any]) -> Decision:

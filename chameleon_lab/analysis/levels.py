@@ -74,7 +74,9 @@ def reversi_levels_session(
 def opening_values(width: int = 7, height: int = 6, **solve_options: Any) -> pd.DataFrame:
     """The exact value of each first move of Connect Four on ``width`` x ``height`` for
     the first player (the solver's score: positive wins, larger sooner), with the
-    solver's nodes and seconds."""
+    solver's nodes and seconds: searched, not looked up in an opening book, unless
+    ``book=True`` is passed on to :func:`..search.solve.solve`."""
+    solve_options.setdefault("book", False)
     start = get_game("connect4", width=width, height=height).start()
     rows = []
     for move in start.legal_moves:

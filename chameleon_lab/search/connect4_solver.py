@@ -39,6 +39,7 @@ draw by a full board, a window emptied by the bounds or by a table entry), and
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -350,21 +351,47 @@ def warm_up() -> None:
     _warm[0] = True
 
 
-def solve_state(game: Game, state: np.ndarray, *, tt_bits: int = TT_BITS) -> Solution:
+def solve_state(
+    game: Game, state: np.ndarray, *, tt_bits: int = TT_BITS, book: Any = True
+) -> Solution:
     """The exact score of a Connect Four kernel state for the player to move, with a
     best column (0-based, -1 once the game is over). A finished position is worth the
-    kernel's returns for the player whose turn it would be (as :mod:`.solve` says)."""
+    kernel's returns for the player whose turn it would be (as :mod:`.solve` says).
+
+    ``book``: ``True`` looks positions up in the opening book shipped for the board
+    (:func:`.connect4_book.bundled_book`, if there is one), an
+    :class:`.connect4_book.OpeningBook` in that book, ``False`` always searches. A
+    position the book holds is answered without searching (no nodes, ``from_book``).
+    """
+    from .connect4_book import OpeningBook, bundled_book
+
     if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 0 <= tt_bits <= 30:
         raise ValueError(f"tt_bits must be a whole number in 0..30, got {tt_bits!r}")
     state = np.asarray(state, dtype=np.int64)
     width, height = int(state[K.W]), int(state[K.H])
+    if book is True:
+        book = bundled_book(width, height)
+    elif book is False or book is None:
+        book = None
+    elif not isinstance(book, OpeningBook):
+        raise ValueError(f"book must be True, False or an OpeningBook, got {book!r}")
+    elif (book.width, book.height) != (width, height):
+        raise ValueError(
+            f"the opening book is for {book.width} x {book.height}, "
+            f"the position is {width} x {height}"
+        )
     if int(K.player_of(state)) < 0:
         out = np.zeros(4)
         K.returns(state, out)
         return Solution(float(out[int(state[K.NMOVES]) % 2]), -1, 0, 1, 0, 0.0)
+    pos, mask = int(state[K.POSITION]), int(state[K.MASK])
+    if book is not None:
+        start = time.perf_counter()
+        best = book.best_move(pos, mask)
+        if best is not None:
+            seconds = time.perf_counter() - start
+            return Solution(float(best[1]), best[0], 0, 0, 0, seconds, from_book=True)
     warm_up()
-    value, move, stats, seconds = solve_bitboards(
-        width, height, int(state[K.POSITION]), int(state[K.MASK]), tt_bits=tt_bits
-    )
+    value, move, stats, seconds = solve_bitboards(width, height, pos, mask, tt_bits=tt_bits)
     nodes, evaluated, hits = (int(x) for x in stats)
     return Solution(float(value), move, nodes - evaluated, evaluated, hits, seconds)

@@ -99,6 +99,7 @@ class Solution:
     evaluated: int
     tt_hits: int
     seconds: float
+    from_book: bool = False  # looked up in an opening book, not searched
 
     @property
     def nodes(self) -> int:
@@ -175,8 +176,26 @@ def solve_state(
 #: state, tt_bits)`` returning a :class:`Solution`), used by :func:`solve` with
 #: ``method="auto"``; every other game gets the generic :func:`solve_state`.
 SPECIALISED: dict[str, str] = {"connect4": ".connect4_solver", "othello": ".othello_solver"}
+#: Games whose own solver keeps an opening book (its ``solve_state`` takes ``book``),
+#: and the module of their books (with a ``book_choice(game, state)``).
+BOOKS: dict[str, str] = {"connect4": ".connect4_book"}
 #: The methods :func:`solve` takes.
 METHODS = ("auto", "generic", "specialised")
+
+
+def book_choice(position) -> tuple[int, dict[int, int], float] | None:
+    """``(kernel move, {kernel move: exact score}, seconds)`` from the opening book of
+    the position's game and board, or ``None`` where there is no book or it does not
+    hold the position (the scores are the solver's, for the player to move)."""
+    game = position.game
+    if game.name not in BOOKS:
+        return None
+    start = time.perf_counter()
+    module = importlib.import_module(BOOKS[game.name], __package__)
+    choice = module.book_choice(game, position.state)
+    if choice is None:
+        return None
+    return choice[0], choice[1], time.perf_counter() - start
 
 
 def specialised_solver(name: str):
@@ -187,13 +206,18 @@ def specialised_solver(name: str):
     return importlib.import_module(module, __package__).solve_state
 
 
-def solve(position, *, tt_bits: int = SOLVE_TT_BITS, method: str = "auto") -> Solution:
+def solve(
+    position, *, tt_bits: int = SOLVE_TT_BITS, method: str = "auto", book: bool | None = None
+) -> Solution:
     """The exact value of a position of a two-player zero-sum game for the player to
     move (at a finished position: its returns for the player whose turn it would be).
 
     ``method`` is ``"auto"`` (the game's own solver where :data:`SPECIALISED` has one,
     else the generic one), ``"generic"`` (alpha-beta over the game protocol, any game)
     or ``"specialised"`` (the game's own solver; an error for games without one).
+    ``book``: whether the game's own solver answers positions its opening book holds
+    without searching (:data:`BOOKS`; ``None``: where there is one; ``True`` for a game
+    or method without a book is an error).
 
     ``ValueError`` for games that are not two-player zero-sum (Chameleon Chess with
     three or four players, for example): their "value" needs a search of its own.
@@ -213,7 +237,17 @@ def solve(position, *, tt_bits: int = SOLVE_TT_BITS, method: str = "auto") -> So
     if method == "specialised" and own is None:
         have = ", ".join(sorted(SPECIALISED)) or "none"
         raise ValueError(f"{info.name} has no solver of its own (games with one: {have})")
+    if book not in (None, True, False):
+        raise ValueError(f"book must be True, False or None, got {book!r}")
+    if book and (own is None or info.name not in BOOKS):
+        have = ", ".join(BOOKS)
+        raise ValueError(
+            f"{info.name} (method {method!r}) has no opening book; games with one: {have} "
+            "with their own solver"
+        )
     if own is not None:
+        if info.name in BOOKS:
+            return own(game, position.state, tt_bits=tt_bits, book=book is not False)
         return own(game, position.state, tt_bits=tt_bits)
     plies = (info.max_length or 1022) + 2
     return solve_state(game.ops, position.state, max_plies=plies, tt_bits=tt_bits)

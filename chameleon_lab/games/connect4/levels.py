@@ -10,6 +10,9 @@ einen mehr": levels 1, 2, 3 search 2, 4, 6 plies, every level above 3 one ply mo
 verloren hat, nicht noch einmal (wenn möglich)": :func:`choose_aggressiveness` draws
 one of the five aggressiveness steps per game, avoiding those that have lost at the
 level.
+
+The seed's improvement ideas ("Verbesserungsmöglichkeiten": weighting a line by the
+stones already in it, an opening book) are options of :func:`level_params`.
 """
 
 from __future__ import annotations
@@ -50,18 +53,33 @@ def heuristic_for(aggressiveness: int, depth: int) -> str:
     return f"aggressive{a if d % 2 == 0 else 6 - a}"
 
 
-def level_params(level: int, aggressiveness: int) -> dict[str, Any]:
+def level_params(
+    level: int, aggressiveness: int, *, weighted: bool = False, book: bool = False
+) -> dict[str, Any]:
     """Agent parameters (``chameleon_lab.agents.Agent(**params)``) of the seed's
     computer at ``level`` with ``aggressiveness`` 1..5 (1: first of all spoil the
-    opponent's chances, 5: almost only build one's own)."""
+    opponent's chances, 5: almost only build one's own).
+
+    The seed's two improvement ideas, as options: ``weighted`` evaluates with
+    ``weighted_lines`` (lines weighted by the stones already in them; balanced, so
+    the aggressiveness no longer applies), ``book`` plays from the opening book while
+    it holds the position (``chameleon_lab.search.connect4_book``).
+    """
     depth = level_depth(level)
-    return {
+    for name, value in (("weighted", weighted), ("book", book)):
+        if not isinstance(value, bool):
+            raise ValueError(f"{name} must be True or False, got {value!r}")
+    heuristic = heuristic_for(aggressiveness, depth)
+    params: dict[str, Any] = {
         "algorithm": "alphabeta",
         "game": "connect4",
         "depth": depth,
-        "heuristic": heuristic_for(aggressiveness, depth),
+        "heuristic": "weighted_lines" if weighted else heuristic,
         "ordering": True,
     }
+    if book:
+        params["book"] = True
+    return params
 
 
 def choose_aggressiveness(rng: Any, lost_at_level: Iterable[int]) -> int:
