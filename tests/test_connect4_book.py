@@ -251,3 +251,11 @@ def test_the_seed_levels_take_the_improvement_options():
     assert level_params(3, 2, weighted=True)["heuristic"] == "weighted_lines"
     with pytest.raises(ValueError, match="book must be True or False"):
         level_params(3, 2, book=1)
+
+
+def test_a_parallel_build_gives_the_same_book(book54, tmp_path):
+    book = B.build_book(5, 4, 4, tmp_path / "p.npz", tt_bits=BITS, progress=False, workers=2)
+    assert np.array_equal(book.keys, book54.keys)
+    assert np.array_equal(book.values, book54.values)
+    with pytest.raises(ValueError, match="workers must be"):
+        B.build_book(5, 4, 2, tmp_path / "q.npz", progress=False, workers=0)
