@@ -259,3 +259,14 @@ def test_a_parallel_build_gives_the_same_book(book54, tmp_path):
     assert np.array_equal(book.values, book54.values)
     with pytest.raises(ValueError, match="workers must be"):
         B.build_book(5, 4, 2, tmp_path / "q.npz", progress=False, workers=0)
+
+
+def test_the_analysis_reads_the_first_moves_from_the_shipped_book():
+    from chameleon_lab.analysis.levels import book_opening_values
+
+    frame = book_opening_values(7, 6)
+    assert frame["move"].tolist() == ["1", "2", "3", "4", "5", "6", "7"]
+    assert frame["value"].tolist() == [-2, -1, 0, 1, 0, -1, -2]
+    assert frame.attrs["depth"] >= 1 and frame.attrs["solver_nodes"] > 10**9
+    with pytest.raises(ValueError, match="no opening book ships for 5 x 4; books: 6x5, 7x6"):
+        book_opening_values(5, 4)

@@ -91,3 +91,26 @@ def opening_values(width: int = 7, height: int = 6, **solve_options: Any) -> pd.
             }
         )
     return pd.DataFrame(rows)
+
+
+def book_opening_values(width: int = 7, height: int = 6) -> pd.DataFrame:
+    """The exact value of each first move for the first player, looked up in the
+    opening book shipped for the board (no search), with the book's depth and the
+    solver's total work behind it (``attrs``); ``ValueError`` if none ships."""
+    from ..search.connect4_book import bundled_book, bundled_books
+
+    book = bundled_book(width, height)
+    if book is None:
+        have = ", ".join(p.stem.removeprefix("connect4_") for p in bundled_books())
+        raise ValueError(f"no opening book ships for {width} x {height}; books: {have}")
+    scores = book.move_scores(0, 0) or {}
+    frame = pd.DataFrame(
+        {"move": [str(c + 1) for c in sorted(scores)], "value": [scores[c] for c in sorted(scores)]}
+    )
+    frame.attrs.update(
+        depth=book.depth,
+        positions=len(book),
+        solver_nodes=book.header.get("solver_nodes"),
+        solver_seconds=book.header.get("solver_seconds"),
+    )
+    return frame
