@@ -171,6 +171,36 @@ def openspiel_rows(count: int = 6) -> tuple[list[Row], str]:
     return rows, ""
 
 
+#: The exact solvers' rows: stones (Connect Four) or empty squares (Othello) of the
+#: positions, drawn from seeded random games (``chameleon-lab bench solve`` has more).
+SOLVER_CONNECT4_STONES = (16, 20)
+SOLVER_OTHELLO_EMPTIES = 14
+
+
+def solver_rows(count: int = 6) -> list[Row]:
+    """Nodes and seconds of the Connect Four and Othello solvers on ``count`` fixed
+    positions each (Connect Four with 16 to 20 stones, Othello with 14 empty squares)."""
+    from .benchsolve_connect4 import bitboards, random_positions
+    from .benchsolve_othello import _boards, playout_boards
+    from .search import connect4_solver, othello_solver
+
+    connect4_solver.warm_up()
+    nodes, seconds = 0, 0.0
+    low, high = SOLVER_CONNECT4_STONES
+    for seq, _ in random_positions(count, seed=4, low=low, high=high):
+        _, _, stats, took = connect4_solver.solve_bitboards(7, 6, *bitboards(seq), best_move=False)
+        nodes += int(stats[0])
+        seconds += took
+    rows = [Row("connect4", f"exact solver, {low}-{high} stones", nodes, seconds)]
+    nodes, seconds = 0, 0.0
+    for board, side in playout_boards(SOLVER_OTHELLO_EMPTIES, count):
+        _, _, stats, took = othello_solver.solve_boards(*_boards(board, side))
+        nodes += int(stats[0] + stats[1])
+        seconds += took
+    rows.append(Row("othello", f"exact solver, {SOLVER_OTHELLO_EMPTIES} empties", nodes, seconds))
+    return rows
+
+
 def print_games(count: int = 6) -> list[Row]:
     """Run the benchmark and print one table; returns its rows."""
     rows: list[Row] = []
@@ -183,6 +213,12 @@ def print_games(count: int = 6) -> list[Row]:
                 f"{row.rate:>13,.0f}"
             )
         rows += game_rows
+    for row in solver_rows(count):
+        print(
+            f"{row.game:10} {row.setting:34} {row.nodes:>12,} {row.seconds:>9.4f} "
+            f"{row.rate:>13,.0f}"
+        )
+        rows.append(row)
     theirs, message = openspiel_rows(count)
     if message:
         print(message)

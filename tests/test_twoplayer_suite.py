@@ -175,6 +175,8 @@ def test_bench_games_prints_every_game_and_setting_and_agrees_with_openspiel(cap
         assert f"{name:10} perft" in out
         for label, _, _ in LADDER:
             assert f"{name:10} {label} d" in out
+    assert "connect4   exact solver, 16-20 stones" in out
+    assert "othello    exact solver, 14 empties" in out
     # OpenSpiel's alpha-beta values every position as ours does (it raises otherwise)
     rows, message = openspiel_rows()
     try:
