@@ -207,12 +207,16 @@ def _lines(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
-def _start_and_signal(tmp_path: Path, name: str, lines: int, sig: int, **session_kw):
+def _start_and_signal(
+    tmp_path: Path, name: str, lines: int, sig: int, depth: int = 4, **session_kw
+):
     """Start ``chameleon-lab tournament`` (2 workers) in its own process group, wait for
-    ``lines`` records, send ``sig`` to the group; returns (command, out, process)."""
+    ``lines`` records, send ``sig`` to the group; returns (command, out, process).
+    ``depth`` 4 spreads the 38 games over seconds; at 3 the last 32 came within 0.3 s
+    of the first, so a signal could arrive after the run had finished."""
     out, spec = tmp_path / "r.jsonl", tmp_path / "s.json"
     data = tiny_session(name, **session_kw).to_dict()
-    data["budget"] = {"depth": 3}
+    data["budget"] = {"depth": depth}
     spec.write_text(json.dumps(data))
     cmd = [sys.executable, "-m", "chameleon_lab.cli", "tournament", str(spec)]
     cmd += ["--out", str(out), "--workers", "2", "--quiet"]
@@ -229,7 +233,9 @@ def _start_and_signal(tmp_path: Path, name: str, lines: int, sig: int, **session
 def test_a_killed_run_resumes_without_loss_or_duplicates(tmp_path):
     """A real subprocess, really killed (SIGKILL to it and its workers), then resumed."""
     agents = {"mx": {"algorithm": "maxn", **THESIS}, "pa": {"algorithm": "paranoid", **THESIS}}
-    cmd, out, spec, proc = _start_and_signal(tmp_path, "killed", 3, signal.SIGKILL, agents=agents)
+    cmd, out, spec, proc = _start_and_signal(
+        tmp_path, "killed", 3, signal.SIGKILL, depth=3, agents=agents
+    )
     proc.communicate(timeout=60)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TornLineWarning)
