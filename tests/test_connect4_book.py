@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from chameleon_lab.agents import Agent
 from chameleon_lab.games import get_game
+from chameleon_lab.games.connect4 import kernel as K
 from chameleon_lab.search import connect4_book as B
 from chameleon_lab.search import connect4_solver as C4
 from chameleon_lab.search.solve import solve
@@ -123,6 +124,7 @@ def test_a_checkpoint_of_another_build_is_refused(tmp_path):
         ((5, 4, 19), "depth must be in 0..18"),
         ((5, 4, -1), "depth must be in"),
         ((10, 6, 2), "no Connect Four board 10 x 6"),
+        ((3, 4, 2), "no Connect Four board 3 x 4"),
         ((5, 4, 2.0), "depth must be a whole number"),
     ],
 )
@@ -145,7 +147,7 @@ def test_shipped_books_are_complete_and_consistent():
             for pos, mask in B.positions_at(w, h, m):
                 best = max(
                     (cells + 1 - m) // 2
-                    if B._four(pos | s, h)
+                    if K.alignment(pos | s, h)
                     else -book.value(pos ^ mask, mask | s)
                     for _c, s in B._moves(pos, mask, w, h)
                 )

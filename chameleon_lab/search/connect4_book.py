@@ -45,7 +45,8 @@ def _check_board(width: int, height: int) -> None:
     for name, value in (("width", width), ("height", height)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise ValueError(f"{name} must be a whole number, got {value!r}")
-    if not K.size_ok(int(width), int(height)):
+    sides = all(K.MIN_SIDE <= v <= K.MAX_SIDE for v in (width, height))
+    if not sides or not K.size_ok(int(width), int(height)):
         raise ValueError(
             f"no Connect Four board {width} x {height}: sides 4..9 with width * (height + 1) <= 63"
         )
@@ -69,15 +70,6 @@ def canonical_key(pos: int, mask: int, width: int, height: int) -> int:
     return min(pos + mask, mirror(pos, width, height) + mirror(mask, width, height))
 
 
-def _four(bits: int, height: int) -> bool:
-    """Whether the stones ``bits`` hold four in a row (the kernel's shifts)."""
-    for s in (1, height, height + 1, height + 2):
-        pair = bits & (bits >> s)
-        if pair & (pair >> (2 * s)):
-            return True
-    return False
-
-
 def _moves(pos: int, mask: int, width: int, height: int) -> Iterator[tuple[int, int]]:
     """``(column, stone)`` of every playable column, left to right."""
     for c, col in enumerate(_column_bits(width, height)):
@@ -86,23 +78,29 @@ def _moves(pos: int, mask: int, width: int, height: int) -> Iterator[tuple[int, 
             yield c, stone
 
 
-def positions_at(width: int, height: int, depth: int) -> list[tuple[int, int]]:
-    """One ``(pos, mask)`` of each mirror pair of positions with ``depth`` stones that
-    nobody has won, ``pos`` the stones of the player to move, sorted by key."""
-    level = {(0, 0)}
+def _levels(width: int, height: int, depth: int) -> list[list[tuple[int, int]]]:
+    """:func:`positions_at` for 0, 1, ..., ``depth`` stones, each level made once from
+    the one before."""
+    levels = [[(0, 0)]]
     for _ in range(depth):
         nxt: dict[int, tuple[int, int]] = {}
-        for pos, mask in level:
+        for pos, mask in levels[-1]:
             for _c, stone in _moves(pos, mask, width, height):
-                if _four(pos | stone, height):
+                if K.alignment(pos | stone, height):
                     continue  # the game is over: not a position to look up
                 child, cmask = pos ^ mask, mask | stone
                 key = canonical_key(child, cmask, width, height)
                 if key != child + cmask:
                     child, cmask = mirror(child, width, height), mirror(cmask, width, height)
                 nxt[key] = (child, cmask)
-        level = set(nxt.values())
-    return sorted(level, key=lambda pm: pm[0] + pm[1])
+        levels.append([nxt[key] for key in sorted(nxt)])
+    return levels
+
+
+def positions_at(width: int, height: int, depth: int) -> list[tuple[int, int]]:
+    """One ``(pos, mask)`` of each mirror pair of positions with ``depth`` stones that
+    nobody has won, ``pos`` the stones of the player to move, sorted by key."""
+    return _levels(width, height, depth)[depth]
 
 
 @dataclass(frozen=True)
@@ -140,13 +138,13 @@ class OpeningBook:
         """The score of each playable column for the player to move (a winning stone
         scores as the solver does), ``None`` if the book cannot tell: the position has
         ``depth`` or more stones or is not in it."""
-        if bin(mask).count("1") >= self.depth or self.value(pos, mask) is None:
+        m = bin(mask).count("1")
+        if m >= self.depth or self.value(pos, mask) is None:
             return None
         cells = self.width * self.height
-        m = bin(mask).count("1")
         out = {}
         for c, stone in _moves(pos, mask, self.width, self.height):
-            if _four(pos | stone, self.height):
+            if K.alignment(pos | stone, self.height):
                 out[c] = (cells + 1 - m) // 2
             else:
                 child = self.value(pos ^ mask, mask | stone)
@@ -235,10 +233,11 @@ def _checkpoint(out: Path) -> Path:
     return out.with_name(out.name + ".partial")
 
 
-def _read_checkpoint(path: Path, board: str) -> dict[int, int]:
-    """The scores a checkpoint holds (``key score nodes seconds`` per line after a
-    ``board WxH depth D`` header); a torn last line (an interrupted write) is dropped."""
-    done: dict[int, int] = {}
+def _read_checkpoint(path: Path, board: str) -> dict[int, tuple[int, int, float]]:
+    """``{key: (score, nodes, seconds)}`` from a checkpoint (``key score nodes seconds``
+    per line after a ``board WxH depth D`` header); a torn last line (an interrupted
+    write) is dropped."""
+    done: dict[int, tuple[int, int, float]] = {}
     lines = path.read_text().split("\n")
     if lines[0] != board:
         raise ValueError(
@@ -248,7 +247,7 @@ def _read_checkpoint(path: Path, board: str) -> dict[int, int]:
     for line in lines[1:]:
         parts = line.split()
         if len(parts) == 4:
-            done[int(parts[0])] = int(parts[1])
+            done[int(parts[0])] = (int(parts[1]), int(parts[2]), float(parts[3]))
     return done
 
 
@@ -287,7 +286,8 @@ def build_book(
         raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
     out = Path(out)
     board = f"board {width}x{height} depth {depth}"
-    frontier = positions_at(width, height, depth)
+    levels = _levels(width, height, depth)
+    frontier = levels[depth]
     check = _checkpoint(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     done = _read_checkpoint(check, board) if check.exists() else {}
@@ -307,7 +307,7 @@ def build_book(
                 fh.write(f"{key} {value} {nodes} {seconds:.3f}\n")
                 fh.flush()
                 os.fsync(fh.fileno())
-                done[key] = value
+                done[key] = (value, nodes, seconds)
                 if bar is not None:
                     bar.update()
                 if on_solved is not None:
@@ -315,13 +315,9 @@ def build_book(
     finally:
         if bar is not None:
             bar.close()
-    nodes = seconds_total = 0.0
-    for line in check.read_text().split("\n")[1:]:
-        parts = line.split()
-        if len(parts) == 4:
-            nodes += int(parts[2])
-            seconds_total += float(parts[3])
-    scores = _derive(width, height, depth, done)
+    nodes = sum(row[1] for row in done.values())
+    seconds_total = sum(row[2] for row in done.values())
+    scores = _derive(width, height, levels, {key: row[0] for key, row in done.items()})
     keys = np.array(sorted(scores), dtype=np.int64)
     values = np.array([scores[k] for k in keys.tolist()], dtype=np.int8)
     header = {
@@ -369,17 +365,19 @@ def _solve_all(
                 future.cancel()
 
 
-def _derive(width: int, height: int, depth: int, frontier: dict[int, int]) -> dict[int, int]:
-    """Scores of every position of at most ``depth`` stones, from those of ``depth``
-    stones by negamax (the mover takes the best of a winning stone's score and the
-    negated scores of the children)."""
+def _derive(
+    width: int, height: int, levels: list[list[tuple[int, int]]], frontier: dict[int, int]
+) -> dict[int, int]:
+    """Scores of every position of :func:`_levels`, from those of the last level by
+    negamax (the mover takes the best of a winning stone's score and the negated
+    scores of the children)."""
     cells = width * height
     scores = dict(frontier)
-    for m in range(depth - 1, -1, -1):
-        for pos, mask in positions_at(width, height, m):
+    for m in range(len(levels) - 2, -1, -1):
+        for pos, mask in levels[m]:
             best = -cells
             for _c, stone in _moves(pos, mask, width, height):
-                if _four(pos | stone, height):
+                if K.alignment(pos | stone, height):
                     best = max(best, (cells + 1 - m) // 2)
                     continue
                 child = canonical_key(pos ^ mask, mask | stone, width, height)
