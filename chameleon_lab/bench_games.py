@@ -62,6 +62,13 @@ class Row:
         """Nodes (or positions) per second."""
         return self.nodes / self.seconds if self.seconds > 0 else float("nan")
 
+    def line(self) -> str:
+        """The row as :func:`print_games` prints it."""
+        return (
+            f"{self.game:10} {self.setting:34} {self.nodes:>12,} {self.seconds:>9.4f} "
+            f"{self.rate:>13,.0f}"
+        )
+
 
 def bench_positions(name: str, params: dict[str, Any], count: int = 6, seed: int = 1) -> list:
     """Fixed positions of a game: its start, then seeded random openings."""
@@ -208,25 +215,16 @@ def print_games(count: int = 6) -> list[Row]:
     for name, params, perft_depth, depth in GAMES:
         game_rows = [perft_row(name, params, perft_depth), *ladder_rows(name, params, depth, count)]
         for row in game_rows:
-            print(
-                f"{row.game:10} {row.setting:34} {row.nodes:>12,} {row.seconds:>9.4f} "
-                f"{row.rate:>13,.0f}"
-            )
+            print(row.line())
         rows += game_rows
     for row in solver_rows(count):
-        print(
-            f"{row.game:10} {row.setting:34} {row.nodes:>12,} {row.seconds:>9.4f} "
-            f"{row.rate:>13,.0f}"
-        )
+        print(row.line())
         rows.append(row)
     theirs, message = openspiel_rows(count)
     if message:
         print(message)
     for row in theirs:
-        print(
-            f"{row.game:10} {row.setting:34} {row.nodes:>12,} {row.seconds:>9.4f} "
-            f"{row.rate:>13,.0f}"
-        )
+        print(row.line())
     for them, us in zip(theirs[::2], theirs[1::2], strict=True):
         ratio = us.rate / them.rate
         print(f"{us.game}: ours / OpenSpiel's Python alpha-beta in nodes/s: {ratio:,.0f}x")

@@ -34,6 +34,7 @@ import numpy as np
 
 from ..games.connect4 import kernel as K
 from ..version import __version__
+from .solve import check_solver_tt_bits
 
 #: The folder of the books shipped with the package.
 BOOK_DIR = Path(__file__).with_name("books")
@@ -279,9 +280,7 @@ def build_book(
         raise ValueError(
             f"depth must be in 0..{cells - 2} on a {width} x {height} board, got {depth}"
         )
-    bits = C4.TT_BITS if tt_bits is None else tt_bits
-    if isinstance(bits, bool) or not isinstance(bits, (int, np.integer)) or not 0 <= bits <= 30:
-        raise ValueError(f"tt_bits must be a whole number in 0..30, got {bits!r}")
+    bits = check_solver_tt_bits(C4.TT_BITS if tt_bits is None else tt_bits)
     if isinstance(workers, bool) or not isinstance(workers, (int, np.integer)) or workers < 1:
         raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
     out = Path(out)

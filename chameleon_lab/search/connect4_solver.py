@@ -47,7 +47,7 @@ from numba import njit
 from ..games.bits import popcount as _popcnt
 from ..games.connect4 import kernel as K
 from ..games.registry import Game
-from .solve import Solution
+from .solve import Solution, check_solver_tt_bits
 
 #: Default transposition-table size: 2**TT_BITS entries (8M, as in Pons's blog;
 #: 16 bytes an entry, 128 MB).
@@ -317,8 +317,7 @@ def solve_bitboards(
     """Score, best column (-1 without ``best_move``), statistics (nodes, evaluated,
     table cut-offs) and seconds of search (without compiling or allocating the table)
     of a position nobody has won yet, given by the kernel's bitboards."""
-    if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 0 <= tt_bits <= 30:
-        raise ValueError(f"tt_bits must be a whole number in 0..30, got {tt_bits!r}")
+    check_solver_tt_bits(tt_bits)
     ctx = _context(width, height, tt_bits)
     m = bin(mask).count("1")
     tt, ctx[_EPOCH] = _Table.fresh(tt_bits)
@@ -365,8 +364,7 @@ def solve_state(
     """
     from .connect4_book import OpeningBook, bundled_book
 
-    if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 0 <= tt_bits <= 30:
-        raise ValueError(f"tt_bits must be a whole number in 0..30, got {tt_bits!r}")
+    check_solver_tt_bits(tt_bits)
     state = np.asarray(state, dtype=np.int64)
     width, height = int(state[K.W]), int(state[K.H])
     if book is True:

@@ -49,7 +49,7 @@ from ..games.bits import leading_zeros as _clz
 from ..games.bits import lowest_bit_index as _ctz
 from ..games.bits import popcount as _popcnt
 from ..games.othello import kernel as K
-from .solve import Solution
+from .solve import Solution, check_solver_tt_bits
 
 #: At most this many empty squares: the shallow search (no table, parity ordering).
 SHALLOW = 6
@@ -552,8 +552,7 @@ def solve_state(game, state: np.ndarray, *, tt_bits: int = TT_BITS) -> Solution:
     the endgame solver does not play the opening's placements, and such a position is
     61 or more empty squares from the end, far beyond exact search.
     """
-    if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 0 <= tt_bits <= 30:
-        raise ValueError(f"tt_bits must be a whole number in 0..30, got {tt_bits!r}")
+    check_solver_tt_bits(tt_bits)
     state = np.asarray(state, dtype=np.int64)
     black = K.board_bits(state[K.BLACK])
     white = K.board_bits(state[K.WHITE])

@@ -125,12 +125,19 @@ def compiled_solver(ops: GameOps):
     )
 
 
+def check_solver_tt_bits(tt_bits: int) -> int:
+    """``tt_bits`` if it is a table size the exact solvers take (a whole number in
+    0..30, 2**tt_bits entries), else ``ValueError``."""
+    if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 0 <= tt_bits <= 30:
+        raise ValueError(f"tt_bits must be a whole number in 0..30, got {tt_bits!r}")
+    return tt_bits
+
+
 def solve_state(
     ops: GameOps, state: np.ndarray, *, max_plies: int = 1024, tt_bits: int = SOLVE_TT_BITS
 ) -> Solution:
     """Solve a kernel state of a two-player zero-sum game (see the module doc)."""
-    if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 0 <= tt_bits <= 30:
-        raise ValueError(f"tt_bits must be a whole number in 0..30, got {tt_bits!r}")
+    check_solver_tt_bits(tt_bits)
     node = compiled_solver(ops)
     state = np.array(state, dtype=np.int64)
     root = int(ops.player_of(state))
