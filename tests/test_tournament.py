@@ -212,8 +212,11 @@ def _start_and_signal(
 ):
     """Start ``chameleon-lab tournament`` (2 workers) in its own process group, wait for
     ``lines`` records, send ``sig`` to the group; returns (command, out, process).
-    ``depth`` 4 spreads the 38 games over seconds; at 3 the last 32 came within 0.3 s
-    of the first, so a signal could arrive after the run had finished."""
+    ``depth`` 4 spreads the 38 games over seconds (at 3 the last 32 came within 0.3 s
+    of the first). The run starts with SIGINT at its default, as from a terminal:
+    where the tests themselves run with SIGINT ignored (a shell's background job, a
+    batch system) the child would inherit that, Python would install no Ctrl-C
+    handler, and the signal would be lost (seen: the run finished with status 0)."""
     out, spec = tmp_path / "r.jsonl", tmp_path / "s.json"
     data = tiny_session(name, **session_kw).to_dict()
     data["budget"] = {"depth": depth}
@@ -221,7 +224,12 @@ def _start_and_signal(
     cmd = [sys.executable, "-m", "chameleon_lab.cli", "tournament", str(spec)]
     cmd += ["--out", str(out), "--workers", "2", "--quiet"]
     proc = subprocess.Popen(
-        cmd, start_new_session=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        cmd,
+        start_new_session=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 120
     while _lines(out) < lines and time.monotonic() < deadline and proc.poll() is None:
