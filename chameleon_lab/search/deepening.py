@@ -50,19 +50,17 @@ class DeepWorkspace:
     leaf: np.ndarray = field(init=False)
     ictl: np.ndarray = field(init=False)
     pv: np.ndarray = field(init=False)
+    tables: np.void = field(init=False, repr=False)
     tt_int: np.ndarray = field(init=False)
     tt_val: np.ndarray = field(init=False)
     searches: int = field(init=False, default=0)
 
     def __post_init__(self) -> None:
         check_tt_bits(self.tt_bits)
-        g, plies = self.game, I.MAX_PLIES
-        self.moves = np.zeros((plies, g.max_moves), dtype=np.int64)
-        self.undo = np.zeros((plies, g.undo_size), dtype=np.int64)
-        self.vals = np.zeros((I.ROOT_ROW + g.max_moves, 4))
-        self.leaf = np.zeros(4)
-        self.ictl = np.zeros(I.ROOT_ORDER + g.max_moves, dtype=np.int64)
-        self.pv = np.zeros((plies, plies), dtype=np.int64)
+        record = np.zeros(1, dtype=I.tables_dtype(self.game.max_moves, self.game.undo_size))
+        self.tables = record[0]  # what the node functions take; the arrays below view it
+        for name in record.dtype.names:
+            setattr(self, name, record[name][0])
         size = (1 << self.tt_bits) if self.tt_bits else 0
         self.tt_int = np.zeros((size, I.TT_COLUMNS), dtype=np.int64)
         self.tt_val = np.zeros(size)
@@ -84,8 +82,7 @@ class DeepSearch:
         algorithm = get_algorithm(self.algorithm)
         node = bind(algorithm.improved_node, self.game, self.evaluate, _nrt=False)
         head = node_head(state, depth, 0, self.normalize)
-        tables = (ws.moves, ws.undo, ws.vals, ws.leaf, ws.ictl, ws.pv)
-        algorithm.improved_root(self, state, ws, node, head, tables)
+        algorithm.improved_root(self, state, ws, node, head, ws.tables)
 
 
 def _order(scores: np.ndarray, previous: np.ndarray) -> np.ndarray:
