@@ -40,7 +40,8 @@ table. The heuristic writes into ``leaf``, a row of four floats, as in
 :mod:`chameleon_lab.thesis.nodes`. The node functions take these tables with the
 ``moves`` and ``undo`` rows as one numpy record (:func:`tables_dtype`), which numba
 passes as one pointer; as six arrays they cost every recursive call some fifty machine
-words of arguments (MaxN 18.7 -> 22.0 M nodes/s and Paranoid 13.8 -> 16.0 M with the record).
+words of arguments (with the record MaxN went from 18.7 to 22 M nodes/s, Paranoid from
+13.8 to 16 M).
 
 Speed: the node functions are compiled without numba's reference counting
 (``_nrt=False``). With it, every recursive call took a reference to each of its seven
@@ -152,7 +153,10 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
 
     The node functions take the tables as one record, not six arrays: numba passes an
     array to a function as seven to nine machine words (pointers, shape and strides)
-    and a record as one pointer, and every recursive call passes them all again.
+    and a record as one pointer, and every recursive call passes them all again. (A
+    call from Python types a record from its dtype, some 2 us, once per iteration here;
+    the two-player suite, with many small searches, passes a one-element array of its
+    record instead, see :func:`.twoplayer.tables_dtype`.)
     """
     p = MAX_PLIES
     return np.dtype(

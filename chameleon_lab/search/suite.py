@@ -50,7 +50,6 @@ from .improved import (
     C_NEXT_CHECK,
     C_NODE_LIMIT,
     C_STAMP,
-    MAX_PLIES,
     S_EVALUATED,
     S_EXPANDED,
     S_HORIZON,
@@ -58,9 +57,7 @@ from .improved import (
     now_ns,
 )
 from .improved import PV_LEN as _PV_LEN
-
-#: Quiescence plies at most (beyond the depth limit).
-MAX_QUIESCENCE = 16
+from .twoplayer import MAX_QUIESCENCE
 
 
 @dataclass(frozen=True)
@@ -124,18 +121,10 @@ class SuiteWorkspace:
 
     def __post_init__(self) -> None:
         check_tt_bits(self.tt_bits)
-        g, plies = self.game, MAX_PLIES + MAX_QUIESCENCE
-        self.moves = np.zeros((plies, g.max_moves), dtype=np.int64)
-        self.undo = np.zeros((plies, g.undo_size), dtype=np.int64)
-        self.leaf = np.zeros(4)
-        self.ctl = np.zeros(TP.CTL_SIZE, dtype=np.int64)
-        self.pv = np.zeros((plies, plies), dtype=np.int64)
-        self.keys = np.zeros((plies, g.max_moves))
-        self.perm = np.zeros((plies, g.max_moves), dtype=np.int64)
-        self.root_keys = np.zeros(g.max_moves)
-        self.root_scores = np.zeros(g.max_moves)
-        self.killers = np.full((plies, 2), -1, dtype=np.int64)
-        self.history = np.zeros(TP.HISTORY_SIZE)
+        record = np.zeros(1, dtype=TP.tables_dtype(self.game.max_moves, self.game.undo_size))
+        self.tables = record  # what the node function takes; the arrays below view it
+        for name in record.dtype.names:
+            setattr(self, name, record[name][0])
         size = (1 << self.tt_bits) if self.tt_bits else 0
         self.tt_int = np.zeros((size, TP.TT_COLUMNS), dtype=np.int64)
         self.tt_val = np.zeros(size)
@@ -166,10 +155,7 @@ def suite_search(
         raise ValueError("the workspace was made for another game or table size")
     node = bind(TP.ab_node, ops, evaluate, _nrt=False)
     state = working_state(state)
-    compile_for(
-        node, state, 1, 0, 0.0, 0.0, 0, ws.moves, ws.undo, ws.leaf, ws.ctl, ws.pv, ws.keys,
-        ws.perm, ws.root_keys, ws.root_scores, ws.killers, ws.history, ws.tt_int, ws.tt_val,
-    )  # fmt: skip
+    compile_for(node, state, 1, 0, 0.0, 0.0, 0, ws.tables, ws.tt_int, ws.tt_val)
     start = time.perf_counter_ns()  # the search's own time, without compiling
     n = check_root(ops, state, ws.moves)
     me = int(ops.player_of(state))
@@ -184,8 +170,10 @@ def suite_search(
     ctl[TP.O_HISTORY] = int(options.history)
     ctl[TP.O_QUIESCENCE] = int(options.quiescence)
     ctl[TP.C_PLAYER_A], ctl[TP.C_PLAYER_B] = players
-    ws.killers[:] = -1
-    ws.history[:] = 0.0
+    if options.killers:  # the tables of switches that are off are never read
+        ws.killers[:] = -1
+    if options.history:
+        ws.history[:] = 0.0
     ws.root_keys[:n] = 0.0
     max_depth = budget.depth or MAX_DEPTH
     deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
@@ -196,11 +184,7 @@ def suite_search(
 
     def run(depth: int, alpha: float, beta: float) -> float:
         ws.root_scores[:n] = np.nan
-        return node(
-            state, depth, 0, alpha, beta, me, ws.moves, ws.undo, ws.leaf, ctl, ws.pv,
-            ws.keys, ws.perm, ws.root_keys, ws.root_scores, ws.killers, ws.history,
-            ws.tt_int, ws.tt_val,
-        )  # fmt: skip
+        return node(state, depth, 0, alpha, beta, me, ws.tables, ws.tt_int, ws.tt_val)
 
     for i, depth in enumerate(depths):
         if i == 1 or not options.iterative:  # the first iteration always completes
