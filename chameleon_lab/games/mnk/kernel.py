@@ -57,6 +57,8 @@ SIDE_KEY = np.int64(_RNG.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max
 # the four line directions as (d_col, d_row): horizontal, vertical, two diagonals
 _DCOL = np.array([1, 0, 1, 1], dtype=np.int64)
 _DROW = np.array([0, 1, 1, -1], dtype=np.int64)
+# row and column of every cell on a board of every width: ``_ROW[width - 1, cell]``
+_ROW, _COL = np.divmod(np.arange(MAX_SIDE * MAX_SIDE)[None, :], np.arange(1, MAX_SIDE + 1)[:, None])
 
 
 def new_state(width: int, height: int, k: int) -> np.ndarray:
@@ -71,7 +73,7 @@ def new_state(width: int, height: int, k: int) -> np.ndarray:
     return state
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The empty cells, in cell order, into ``moves[ply]`` (none once the game is over)."""
     if state[WINNER] >= 0:
@@ -84,7 +86,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n
 
 
-@njit(cache=True, error_model="numpy")  # no ZeroDivisionError path: see below
+@njit(cache=True, inline="always")
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Place the mover's stone on cell ``move``; a line of k or more through it wins."""
     width = state[W]
@@ -97,12 +99,12 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     state[NSTONES] += 1
     state[KEY] ^= STONE_KEYS[p, move] ^ SIDE_KEY
     k = state[K]
-    col = move % width
-    row = move // width
-    # Neither a break or return inside the loops nor the exception path of ``% width``
-    # (numba's default error model raises ZeroDivisionError) may stay here: each keeps
-    # numba's reference count of the state (an atomic call per move, see the Chameleon
-    # kernel's "Speed"); tests/test_compiled_code.py checks it.
+    col = _COL[width - 1, move]
+    row = _ROW[width - 1, move]
+    # No break or return inside the loops may stay here: either keeps numba's reference
+    # count of the state (an atomic call per move, see the Chameleon kernel's "Speed");
+    # tests/test_compiled_code.py checks it. Column and row come from tables, not from
+    # ``% width`` and ``// width`` (a division per move, and an exception path).
     won = False
     for d in range(4):
         dc = _DCOL[d]
@@ -135,7 +137,7 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
         state[WINNER] = p
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Take back the stone placed by :func:`make` at ``ply``."""
     move = undo[ply, 0]
@@ -146,7 +148,7 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[WINNER] = undo[ply, 1]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def player_of(state: np.ndarray) -> int:
     """Player 0 or 1 to move; -1 once someone has k in a row or the board is full."""
     if state[WINNER] >= 0 or state[NSTONES] == state[W] * state[H]:
@@ -154,7 +156,7 @@ def player_of(state: np.ndarray) -> int:
     return state[NSTONES] & 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def returns(state: np.ndarray, out: np.ndarray) -> None:
     """+1 for the player with k in a row and -1 for the other; 0 for both on a draw."""
     for i in range(4):
@@ -165,7 +167,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
         out[1 - w] = -1.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def key(state: np.ndarray) -> int:
     """The Zobrist key (kept in the state by make/unmake)."""
     return state[KEY]

@@ -196,7 +196,7 @@ def flips(own, opp, sq):
 # its end, with only scalar code in between: numba keeps its (atomic) reference counts
 # of array arguments where they are touched inside branches, which costs speed
 # (tests/test_compiled_code.py checks there are none).
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The legal moves into ``moves[ply]`` in square order: the placements, or the one
     move :data:`PASS` when there is none but the opponent can place; none once over."""
@@ -220,7 +220,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n + 1 if must_pass else n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Play ``move`` (a square, or :data:`PASS`): place the mover's disc and flip the
     enclosed opponent discs (none in the Reversi opening); the turn passes."""
@@ -245,7 +245,7 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     state[SIDE] = 1 - side
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Take back the move made by :func:`make` at ``ply``."""
     move = undo[ply, 0]
@@ -267,7 +267,7 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[SIDE] = side
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def player_of(state: np.ndarray) -> int:
     """The player to move, or -1 once neither side can place a disc."""
     black = _U(state[BLACK])
@@ -284,7 +284,7 @@ def player_of(state: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def returns(state: np.ndarray, out: np.ndarray) -> None:
     """The final disc difference from each player's view, the empty squares counted for
     the player with more discs (standard Othello scoring); 0 for both on a tie."""
@@ -301,7 +301,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     out[3] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def key(state: np.ndarray) -> int:
     """The Zobrist key of the boards and the side to move (see the module docstring)."""
     black = _U(state[BLACK])
