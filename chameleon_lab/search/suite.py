@@ -49,7 +49,6 @@ from .improved import (
     C_DEADLINE,
     C_NEXT_CHECK,
     C_NODE_LIMIT,
-    C_STAMP,
     S_EVALUATED,
     S_EXPANDED,
     S_HORIZON,
@@ -106,6 +105,14 @@ class SuiteOptions:
         if not 0 <= q <= MAX_QUIESCENCE:
             raise ValueError(f"quiescence is a number of plies 0..{MAX_QUIESCENCE}, got {q!r}")
 
+    @property
+    def switches(self) -> tuple[int, ...]:
+        """The switches as the node function reads them (``twoplayer.prepare``)."""
+        return (
+            int(self.prune), int(self.ordering), int(self.pvs), int(self.killers),
+            int(self.history), int(self.quiescence),
+        )  # fmt: skip
+
 
 #: The option names of the suite (the ``alphabeta`` algorithm takes them all but prune).
 OPTION_NAMES = tuple(f.name for f in fields(SuiteOptions) if f.name != "prune")
@@ -160,21 +167,8 @@ def suite_search(
     n = check_root(ops, state, ws.moves)
     me = int(ops.player_of(state))
     ctl = ws.ctl
-    ctl[:] = 0
     ws.searches += 1
-    ctl[C_STAMP] = ws.searches
-    ctl[TP.O_PRUNE] = int(options.prune)
-    ctl[TP.O_ORDERING] = int(options.ordering)
-    ctl[TP.O_PVS] = int(options.pvs)
-    ctl[TP.O_KILLERS] = int(options.killers)
-    ctl[TP.O_HISTORY] = int(options.history)
-    ctl[TP.O_QUIESCENCE] = int(options.quiescence)
-    ctl[TP.C_PLAYER_A], ctl[TP.C_PLAYER_B] = players
-    if options.killers:  # the tables of switches that are off are never read
-        ws.killers[:] = -1
-    if options.history:
-        ws.history[:] = 0.0
-    ws.root_keys[:n] = 0.0
+    TP.prepare(ws.tables, ws.searches, (*options.switches, *players), n)
     max_depth = budget.depth or MAX_DEPTH
     deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
     depths = range(1, max_depth + 1) if options.iterative else [max_depth]
@@ -202,11 +196,11 @@ def suite_search(
             value = run(depth, -np.inf, np.inf)
         if ctl[C_ABORTED]:
             break
-        best = int(np.flatnonzero(ws.moves[0, :n] == ws.pv[0, 0])[0])
+        best = ws.moves[0, :n].tolist().index(ws.pv[0, 0])
         exact = bool(ctl[S_HORIZON] == horizon and ctl[TP.S_QNODES] == 0)
         done = (depth, ws.root_scores[:n].copy(), best, ws.pv[0, : ctl[_PV_LEN]].copy(), exact)
         previous = value
-        if exact or (deadline and time.perf_counter_ns() >= deadline):
+        if exact or depth == depths[-1] or (deadline and time.perf_counter_ns() >= deadline):
             break
         scores = np.where(np.isnan(ws.root_scores[:n]), -np.inf, ws.root_scores[:n])
         ws.root_keys[:n] = scores
