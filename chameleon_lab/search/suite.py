@@ -105,14 +105,6 @@ class SuiteOptions:
         if not 0 <= q <= MAX_QUIESCENCE:
             raise ValueError(f"quiescence is a number of plies 0..{MAX_QUIESCENCE}, got {q!r}")
 
-    @property
-    def switches(self) -> tuple[int, ...]:
-        """The switches as the node function reads them (``twoplayer.prepare``)."""
-        return (
-            int(self.prune), int(self.ordering), int(self.pvs), int(self.killers),
-            int(self.history), int(self.quiescence),
-        )  # fmt: skip
-
 
 #: The option names of the suite (the ``alphabeta`` algorithm takes them all but prune).
 OPTION_NAMES = tuple(f.name for f in fields(SuiteOptions) if f.name != "prune")
@@ -168,7 +160,11 @@ def suite_search(
     me = int(ops.player_of(state))
     ctl = ws.ctl
     ws.searches += 1
-    TP.prepare(ws.tables, ws.searches, (*options.switches, *players), n)
+    o = options
+    TP.prepare(
+        ws.tables, ws.searches, o.prune, o.ordering, o.pvs, o.killers, o.history,
+        o.quiescence, players, n,
+    )  # fmt: skip
     max_depth = budget.depth or MAX_DEPTH
     deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
     depths = range(1, max_depth + 1) if options.iterative else [max_depth]

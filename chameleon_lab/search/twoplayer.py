@@ -156,22 +156,37 @@ def _unpack(tables):  # numba types it: an annotation would not be read
 
 
 @njit(cache=True)
-def prepare(tables, stamp: int, switches: tuple, n_root: int) -> None:
+def prepare(
+    tables,  # numba types it: an annotation would not be read
+    stamp: int,
+    prune: bool,
+    ordering: int,
+    pvs: bool,
+    killers: bool,
+    history: bool,
+    quiescence: int,
+    players: tuple[int, int],
+    n_root: int,
+) -> None:
     """Make the tables ready for a new search: counters to zero, the search's ``stamp``
-    (table entries of other searches are ignored), the ``switches`` (the values of
-    ``ctl[O_PRUNE:CTL_SIZE]``: prune, ordering, pvs, killers, history, quiescence and
-    the two players), killers and history cleared where they are on, the root's
-    ordering keys to zero. One compiled call: as numpy item assignments from Python
-    they took a third of a small search's time."""
+    (table entries of other searches are ignored), the switches (see the module doc)
+    and the two players into ``ctl``, killers and history cleared where they are on,
+    the root's ordering keys to zero. One compiled call: as numpy item assignments
+    from Python they took a third of a small search's time."""
     t = tables[0]
     ctl = t.ctl
     ctl[:] = 0
     ctl[C_STAMP] = stamp
-    for j in range(len(switches)):
-        ctl[O_PRUNE + j] = switches[j]
-    if ctl[O_KILLERS]:
+    ctl[O_PRUNE] = prune
+    ctl[O_ORDERING] = ordering
+    ctl[O_PVS] = pvs
+    ctl[O_KILLERS] = killers
+    ctl[O_HISTORY] = history
+    ctl[O_QUIESCENCE] = quiescence
+    ctl[C_PLAYER_A], ctl[C_PLAYER_B] = players
+    if killers:
         t.killers[:] = -1
-    if ctl[O_HISTORY]:
+    if history:
         t.history[:] = 0.0
     t.root_keys[:n_root] = 0.0
 
