@@ -272,6 +272,14 @@ def bind(template: Callable, ops: GameOps, evaluate_fn: Callable, **options: Any
     )
 
 
+def scratch_record(dtype: np.dtype) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    """A search's scratch tables in one block: a zeroed one-element array of the record
+    ``dtype`` and a view of each of its fields by name. The node functions take the
+    record; the driver reads and writes the same memory through the views."""
+    record = np.zeros(1, dtype=dtype)
+    return record, {name: record[name][0] for name in dtype.names}
+
+
 #: Bytes one transposition-table entry takes (four int64 columns and a float64 value).
 TT_ENTRY_BYTES = 40
 

@@ -30,6 +30,7 @@ from .core import (
     check_root,
     check_tt_bits,
     node_head,
+    scratch_record,
     working_state,
 )
 from .registry import get_algorithm
@@ -57,10 +58,9 @@ class DeepWorkspace:
 
     def __post_init__(self) -> None:
         check_tt_bits(self.tt_bits)
-        record = np.zeros(1, dtype=I.tables_dtype(self.game.max_moves, self.game.undo_size))
-        self.tables = record[0]  # what the node functions take; the arrays below view it
-        for name in record.dtype.names:
-            setattr(self, name, record[name][0])
+        record, views = scratch_record(I.tables_dtype(self.game.max_moves, self.game.undo_size))
+        vars(self).update(views)
+        self.tables = record[0]  # the node functions take the bare record (one pointer)
         size = (1 << self.tt_bits) if self.tt_bits else 0
         self.tt_int = np.zeros((size, I.TT_COLUMNS), dtype=np.int64)
         self.tt_val = np.zeros(size)

@@ -173,7 +173,7 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
 
 
 @njit(cache=True, inline="always")
-def _unpack(tables):  # a numba record: no annotation numba would read
+def _unpack(tables):  # numba types it: an annotation would not be read
     """The six per-ply tables of a :func:`tables_dtype` record (views, no copies)."""
     return tables.moves, tables.undo, tables.vals, tables.leaf, tables.ictl, tables.pv
 

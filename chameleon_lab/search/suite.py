@@ -41,6 +41,7 @@ from .core import (
     leaf_evaluator,
     ops_of,
     resolve_game,
+    scratch_record,
     state_of,
     working_state,
 )
@@ -120,10 +121,9 @@ class SuiteWorkspace:
 
     def __post_init__(self) -> None:
         check_tt_bits(self.tt_bits)
-        record = np.zeros(1, dtype=TP.tables_dtype(self.game.max_moves, self.game.undo_size))
-        self.tables = record  # what the node function takes; the arrays below view it
-        for name in record.dtype.names:
-            setattr(self, name, record[name][0])
+        record, views = scratch_record(TP.tables_dtype(self.game.max_moves, self.game.undo_size))
+        vars(self).update(views)
+        self.tables = record  # the node function takes the one-element array
         size = (1 << self.tt_bits) if self.tt_bits else 0
         self.tt_int = np.zeros((size, TP.TT_COLUMNS), dtype=np.int64)
         self.tt_val = np.zeros(size)
