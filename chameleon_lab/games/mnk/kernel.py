@@ -58,7 +58,11 @@ SIDE_KEY = np.int64(_RNG.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max
 _DCOL = np.array([1, 0, 1, 1], dtype=np.int64)
 _DROW = np.array([0, 1, 1, -1], dtype=np.int64)
 # row and column of every cell on a board of every width: ``_ROW[width - 1, cell]``
-_ROW, _COL = np.divmod(np.arange(MAX_SIDE * MAX_SIDE)[None, :], np.arange(1, MAX_SIDE + 1)[:, None])
+# (int16: numba embeds global arrays in every function compiled with make inlined)
+_ROW, _COL = np.divmod(
+    np.arange(MAX_SIDE * MAX_SIDE, dtype=np.int16)[None, :],
+    np.arange(1, MAX_SIDE + 1, dtype=np.int16)[:, None],
+)
 
 
 def new_state(width: int, height: int, k: int) -> np.ndarray:
