@@ -147,6 +147,23 @@ def _pv_take(pv: np.ndarray, ictl: np.ndarray, ply: int, move: int) -> None:
     ictl[PV_LEN + ply] = max(end, ply + 1)
 
 
+@njit(cache=True, inline="always")
+def _select(keys: np.ndarray, perm: np.ndarray, ply: int, k: int, n: int) -> None:
+    """Move the best-keyed remaining move (first of equals) to place ``k`` (lazy
+    selection sort: moves after a cut-off are never sorted)."""
+    best = k
+    for j in range(k + 1, n):
+        if keys[ply, j] > keys[ply, best]:
+            best = j
+    if best != k:
+        t = keys[ply, k]
+        keys[ply, k] = keys[ply, best]
+        keys[ply, best] = t
+        u = perm[ply, k]
+        perm[ply, k] = perm[ply, best]
+        perm[ply, best] = u
+
+
 def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     """The record of a search's per-ply tables (``moves``, ``undo``, ``vals``,
     ``leaf``, ``ictl``, ``pv``; see the module doc) for a game's sizes.

@@ -54,6 +54,7 @@ from .improved import (
     S_HORIZON,
     S_TT_HITS,
     _pv_take,
+    _select,
     out_of_budget,
 )
 
@@ -95,23 +96,6 @@ HISTORY_SIZE = 1 << 14
 #: Width of PVS's null window (values are floats).
 NULL_WINDOW = 1e-9
 _BIG = 1e300
-
-
-@njit(cache=True, inline="always")
-def _select(keys: np.ndarray, perm: np.ndarray, ply: int, k: int, n: int) -> None:
-    """Move the best-keyed remaining move (first of equals) to place ``k`` (lazy
-    selection sort: moves after a cut-off are never sorted)."""
-    best = k
-    for j in range(k + 1, n):
-        if keys[ply, j] > keys[ply, best]:
-            best = j
-    if best != k:
-        t = keys[ply, k]
-        keys[ply, k] = keys[ply, best]
-        keys[ply, best] = t
-        u = perm[ply, k]
-        perm[ply, k] = perm[ply, best]
-        perm[ply, best] = u
 
 
 def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
