@@ -64,7 +64,8 @@ def nodes_per_depth(
     heuristic: str = "pawns100roles",
 ) -> pd.DataFrame:
     """One row per algorithm, normalisation (``None``: the thesis's setting), phase,
-    position and depth: nodes (expanded + evaluated), seconds; improved flavour."""
+    position and depth: nodes (expanded + evaluated), Paranoid's evaluations for move
+    ordering (not nodes), seconds; improved flavour."""
     rows = []
     for algorithm in algorithms:
         for norm in normalize:
@@ -85,6 +86,8 @@ def nodes_per_depth(
                             "position": i,
                             "depth": depth,
                             "nodes": result.nodes,
+                            # Paranoid's move ordering: evaluations that are not nodes
+                            "order_evaluations": result.counters.get("order_evaluations", 0),
                             "seconds": result.seconds,
                         }
                     )

@@ -76,6 +76,8 @@ class DeepSearch:
     evaluate: object
     normalize: bool
     max_sum: float = 1.0
+    #: Paranoid's move ordering from this remaining depth on (0: generation order)
+    order_depth: int = I.ORDER_DEPTH
 
     def run_root(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> None:
         """Search the root (ply 0) to ``depth``; results land in the workspace."""
@@ -153,4 +155,9 @@ def iterative_deepening(
         pv=pv,
         tt_hits=int(ictl[I.S_TT_HITS]),
         exact=exact,
+        counters=(
+            {"order_evaluations": int(ictl[I.S_ORDER_EVALS])}
+            if search.algorithm == "paranoid"
+            else {}
+        ),
     )

@@ -52,29 +52,30 @@ from .improved import (
     S_EVALUATED,
     S_EXPANDED,
     S_HORIZON,
+    S_ORDER_EVALS,
     S_TT_HITS,
     _pv_take,
     _select,
     out_of_budget,
 )
 
-# ``ctl`` columns after the improved searches' budget and counter columns (0..8) and
-# their principal-variation lengths (PV_LEN .. PV_LEN + MAX_PLIES)
+# ``ctl`` columns after the improved searches' counter and budget columns (0..9, the
+# ordering evaluations S_ORDER_EVALS among them) and their principal-variation lengths
+# (PV_LEN .. PV_LEN + MAX_PLIES)
 _BASE = PV_LEN + MAX_PLIES
 S_CUTOFFS = _BASE  # beta cut-offs
 S_FIRST_CUTOFFS = _BASE + 1  # ... by the first move searched
 S_RESEARCHES = _BASE + 2  # PVS re-searches after a null-window fail high
-S_ORDER_EVALS = _BASE + 3  # evaluations spent on static move ordering
-S_QNODES = _BASE + 4  # quiescence nodes
-O_PRUNE = _BASE + 5
-O_ORDERING = _BASE + 6  # order from this remaining depth on (0: off)
-O_PVS = _BASE + 7
-O_KILLERS = _BASE + 8
-O_HISTORY = _BASE + 9
-O_QUIESCENCE = _BASE + 10  # quiescence plies (0: off)
-C_PLAYER_A = _BASE + 11  # the two players (the opponent of p is A + B - p)
-C_PLAYER_B = _BASE + 12
-CTL_SIZE = _BASE + 13
+S_QNODES = _BASE + 3  # quiescence nodes
+O_PRUNE = _BASE + 4
+O_ORDERING = _BASE + 5  # order from this remaining depth on (0: off)
+O_PVS = _BASE + 6
+O_KILLERS = _BASE + 7
+O_HISTORY = _BASE + 8
+O_QUIESCENCE = _BASE + 9  # quiescence plies (0: off)
+C_PLAYER_A = _BASE + 10  # the two players (the opponent of p is A + B - p)
+C_PLAYER_B = _BASE + 11
+CTL_SIZE = _BASE + 12
 
 # transposition table columns
 T_KEY = 0
