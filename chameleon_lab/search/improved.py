@@ -84,8 +84,9 @@ TT_MIN_DEPTH = 2
 #: Paranoid orders a node's children by their static value from this remaining depth
 #: on (0: generation order; see :func:`paranoid_node`).
 ORDER_DEPTH = 2
-#: Ordering key of the transposition table's move: above every static value.
-_FIRST = 1e300
+#: Ordering key of the transposition table's move: above every static value (the
+#: two-player suite ranks its killers at fractions of it).
+_BIG = 1e300
 
 
 # ``ictl``: one int64 array for the counters, budgets, PV lengths and root order
@@ -386,7 +387,7 @@ def paranoid_node(
         for i in range(n):
             perm[ply, i] = i
             if known and i == first:
-                keys[ply, i] = _FIRST
+                keys[ply, i] = _BIG
             else:
                 make(state, moves[ply, i], undo, ply)
                 evaluate(state, leaf)

@@ -45,6 +45,7 @@ from numba import njit
 
 from .core import evaluate, generate, key, make, noisy, player_of, unmake
 from .improved import (
+    _BIG,
     C_ABORTED,
     C_STAMP,
     MAX_PLIES,
@@ -96,7 +97,6 @@ PLIES = MAX_PLIES + MAX_QUIESCENCE
 HISTORY_SIZE = 1 << 14
 #: Width of PVS's null window (values are floats).
 NULL_WINDOW = 1e-9
-_BIG = 1e300
 
 
 def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
