@@ -12,6 +12,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chameleon_lab.agents import Agent
 from chameleon_lab.games import get_game
@@ -59,6 +61,35 @@ def test_every_switch_combination_returns_the_negamax_value(name, params):
             assert _value(result) == pytest.approx(_value(full)), (pos, combo)
             assert result.nodes <= full.nodes * (depth + 2)  # iterative re-searches included
             assert result.moves[result.index] == result.pv[0]
+
+
+def _same_search(a, b):
+    assert a.index == b.index and a.nodes == b.nodes and a.depth == b.depth
+    assert np.array_equal(a.scores, b.scores) and np.array_equal(a.pv, b.pv)
+    assert a.tt_hits == b.tt_hits and a.counters == b.counters
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    combos=st.lists(st.tuples(st.integers(0, 63), st.integers(1, 3), st.integers(0, 5)),
+                    min_size=2, max_size=6),
+    game=st.sampled_from(GAMES[:4]),
+)  # fmt: skip
+def test_a_search_depends_on_nothing_searched_before_it(combos, game):
+    """search() without a workspace reuses this thread's last one for the game (a small
+    search costs less than fresh tables): whatever ran before, each search finds what
+    it finds with tables of its own."""
+    from chameleon_lab.search.suite import SuiteWorkspace
+
+    name, params = game
+    positions = _positions(name, params, 6, seed=5)
+    for bits, depth, i in combos:
+        combo = [bool(bits >> j & 1) for j in range(len(SWITCHES))]
+        options = _options(combo)
+        reused = search(positions[i], "alphabeta", depth=depth, **options)
+        own = SuiteWorkspace(get_game(name, **params).ops, options["tt_bits"])
+        _same_search(reused, search(positions[i], "alphabeta", depth=depth, workspace=own,
+                                    **options))  # fmt: skip
 
 
 @pytest.mark.parametrize(("name", "params"), GAMES, ids=[g for g, _ in GAMES])

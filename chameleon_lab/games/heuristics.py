@@ -14,6 +14,7 @@ edited heuristic instead of silently reusing games played with the old one.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import inspect
 from collections.abc import Callable
@@ -41,6 +42,7 @@ def uniform_two(state: np.ndarray, out: np.ndarray) -> None:
     out[3] = 0.0
 
 
+@functools.lru_cache(maxsize=1024)
 def fingerprint(function: Callable) -> str:
     """A short hash of a heuristic's source (its byte code where there is no source).
 

@@ -18,6 +18,7 @@ shifted to be non-negative and scaled so a win outweighs every heuristic score.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,8 +85,12 @@ def leaf_function(
     return."""
     if ops.heuristic_at_terminal:
         return heuristic_fn
+    memo = (id(ops), id(heuristic_fn), tuple(players), float(min_utility))
+    found = _LEAF_FUNCTIONS.get(memo)
+    if found is not None:
+        return found[0]
     mask = tuple(1 if q in players else 0 for q in range(4))
-    return specialise(
+    leaf = specialise(
         _terminal_leaf,
         {
             "player_of": ops.player_of,
@@ -97,6 +102,16 @@ def leaf_function(
         },
         inline="always",
     )
+    _LEAF_FUNCTIONS[memo] = (leaf, ops, heuristic_fn)  # keeps the ids unique
+    return leaf
+
+
+#: :func:`leaf_function`'s and :func:`bind`'s results by the identities of what they
+#: bind, which are kept alive beside them so no id is reused: a search of a few
+#: hundred nodes is called thousands of times, and :func:`specialise`'s own lookup
+#: (which compares bound constants by value) costs ~10 us a call.
+_LEAF_FUNCTIONS: dict[tuple, tuple] = {}
+_BOUND: dict[tuple, tuple] = {}
 
 
 # ------------------------------------------------------------------------- budgets
@@ -176,11 +191,19 @@ def ops_of(game: Game | GameOps) -> GameOps:
     return game.ops if isinstance(game, Game) else game
 
 
+#: Classes found to be positions (a runtime protocol check costs ~70 us; a set lookup
+#: a tenth of a microsecond, and small searches are called thousands of times).
+_POSITION_TYPES: set[type] = set()
+
+
 def state_of(position: Any) -> np.ndarray:
     """The kernel state of a position of any game (or a state array as it is)."""
     if isinstance(position, np.ndarray):
         return np.asarray(position, dtype=np.int64)
+    if type(position) in _POSITION_TYPES:
+        return position.state
     if isinstance(position, ProtocolPosition):
+        _POSITION_TYPES.add(type(position))
         return position.state
     raise TypeError(f"a search needs a position or a kernel state, got {type(position).__name__}")
 
@@ -244,8 +267,15 @@ def compile_for(dispatcher: Any, *args: Any) -> None:
     search's own clock does not count numba's compile time."""
     from numba import typeof
 
+    if dispatcher in _COMPILED:
+        return
     if not dispatcher.signatures:  # compiled already: the call finds its code
         dispatcher.compile(tuple(typeof(a) for a in args))
+    _COMPILED.add(dispatcher)
+
+
+#: Dispatchers :func:`compile_for` has seen compiled (asking numba costs ~4 us a call).
+_COMPILED: set[Any] = set()
 
 
 @njit(cache=True)
@@ -257,7 +287,11 @@ def no_noisy_moves(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
 def bind(template: Callable, ops: GameOps, evaluate_fn: Callable, **options: Any) -> Any:
     """``template`` compiled for a game's functions and a leaf evaluation (``options``
     go to numba, e.g. ``_nrt=False``)."""
-    return specialise(
+    memo = (id(template), id(ops), id(evaluate_fn), tuple(sorted(options.items())))
+    found = _BOUND.get(memo)
+    if found is not None:
+        return found[0]
+    node = specialise(
         template,
         {
             "generate": ops.generate,
@@ -270,6 +304,8 @@ def bind(template: Callable, ops: GameOps, evaluate_fn: Callable, **options: Any
         },
         **options,
     )
+    _BOUND[memo] = (node, template, ops, evaluate_fn)  # keeps the ids unique
+    return node
 
 
 def scratch_record(dtype: np.dtype) -> tuple[np.ndarray, dict[str, np.ndarray]]:
@@ -303,6 +339,7 @@ def check_tt_bits(bits: Any, high: int = 30) -> int:
     return int(bits)
 
 
+@functools.cache
 def _physical_memory() -> int:
     try:
         import os

@@ -40,6 +40,8 @@ against ``negamax``); which move is chosen among equal values may differ.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -99,6 +101,7 @@ HISTORY_SIZE = 1 << 14
 NULL_WINDOW = 1e-9
 
 
+@functools.cache
 def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     """The record of the suite's scratch tables for a game's sizes: per ply the
     ``moves``, ``undo``, ordering ``keys``, their permutation ``perm``, ``killers`` and
