@@ -213,3 +213,20 @@ def test_a_finished_position_has_no_move_to_choose():
 def test_thesis_flavour_has_no_node_budget():
     with pytest.raises(ValueError, match="no node budget"):
         search(Position.start(), "maxn", flavour="thesis", nodes=1000)
+
+
+def test_a_multiplayer_search_depends_on_nothing_searched_before_it():
+    """search() without a workspace reuses this thread's last one per game and table
+    size; interleaved with searches of other algorithms and positions, each search
+    finds exactly what it finds with a workspace of its own."""
+    from chameleon_lab.search.deepening import DeepWorkspace
+
+    positions = random_positions(6, seed=77, max_moves=60)
+    algorithms = ["paranoid", "maxn", "hypermax", "maxnis", "paranoid"]
+    for i, pos in enumerate(positions):
+        for algorithm in algorithms[i % 2 :]:
+            shared = search(pos, algorithm, depth=3)
+            own = search(pos, algorithm, depth=3, workspace=DeepWorkspace(pos.game.ops, 18))
+            assert shared.index == own.index and shared.nodes == own.nodes
+            assert np.array_equal(shared.scores, own.scores)
+            assert np.array_equal(shared.pv, own.pv) and shared.tt_hits == own.tt_hits

@@ -22,6 +22,7 @@ from .core import (
     leaf_evaluator,
     ops_of,
     resolve_game,
+    shared_workspace,
     state_of,
 )
 from .deepening import DeepSearch, DeepWorkspace, iterative_deepening
@@ -187,7 +188,7 @@ def _improved(
         algorithm, game=game, heuristic=heuristic, normalize=normalize, max_sum=max_sum
     )
     if workspace is None:
-        workspace = DeepWorkspace(method.game, tt_bits)
+        workspace = shared_workspace(DeepWorkspace, method.game, tt_bits)
     elif workspace.game is not method.game or workspace.tt_bits != tt_bits:
         raise ValueError(
             f"the workspace was made for the game {workspace.game.name!r} with "

@@ -30,7 +30,9 @@ from .core import (
     check_root,
     check_tt_bits,
     node_head,
+    resident_zeros,
     scratch_record,
+    shared_workspace,
     working_state,
 )
 from .registry import get_algorithm
@@ -62,8 +64,8 @@ class DeepWorkspace:
         vars(self).update(views)
         self.tables = record[0]  # the node functions take the bare record (one pointer)
         size = (1 << self.tt_bits) if self.tt_bits else 0
-        self.tt_int = np.zeros((size, I.TT_COLUMNS), dtype=np.int64)
-        self.tt_val = np.zeros(size)
+        self.tt_int = resident_zeros((size, I.TT_COLUMNS), np.int64)
+        self.tt_val = resident_zeros(size)
         I.now_ns()  # the compiled clock's first call costs ~15 ms: pay it before any budget
 
 
@@ -108,7 +110,7 @@ def iterative_deepening(
         )
     g = search.game
     if ws is None:
-        ws = DeepWorkspace(g)
+        ws = shared_workspace(DeepWorkspace, g, TT_BITS)
     state = working_state(state)
     n = check_root(g, state, ws.moves)
     column = 0 if search.algorithm == "paranoid" else int(g.player_of(state))

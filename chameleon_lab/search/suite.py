@@ -22,7 +22,6 @@ gives the same move on every machine.
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -41,8 +40,10 @@ from .core import (
     compile_for,
     leaf_evaluator,
     ops_of,
+    resident_zeros,
     resolve_game,
     scratch_record,
+    shared_workspace,
     state_of,
     working_state,
 )
@@ -126,31 +127,9 @@ class SuiteWorkspace:
         vars(self).update(views)
         self.tables = record  # the node function takes the one-element array
         size = (1 << self.tt_bits) if self.tt_bits else 0
-        self.tt_int = np.zeros((size, TP.TT_COLUMNS), dtype=np.int64)
-        self.tt_val = np.zeros(size)
+        self.tt_int = resident_zeros((size, TP.TT_COLUMNS), np.int64)
+        self.tt_val = resident_zeros(size)
         now_ns()  # the compiled clock's first call costs ~15 ms: pay it before any budget
-
-
-#: Largest table a search without its own workspace keeps for the next one (10 MB).
-SHARED_TT_BITS = 18
-_SHARED = threading.local()
-
-
-def _shared_workspace(ops: GameOps, tt_bits: int) -> SuiteWorkspace:
-    """A workspace for a search that brings none: this thread's last one for the game
-    and table size (up to :data:`SHARED_TT_BITS`), else a new one. A search depends on
-    nothing its workspace held before (the table's entries carry the search's stamp;
-    killers, history and counters are cleared), and making and first touching fresh
-    tables cost ~40 us, more than a small search itself."""
-    if tt_bits > SHARED_TT_BITS:
-        return SuiteWorkspace(ops, tt_bits)
-    kept = getattr(_SHARED, "workspaces", None)
-    if kept is None:
-        kept = _SHARED.workspaces = {}
-    ws = kept.get((id(ops), tt_bits))
-    if ws is None or ws.game is not ops:
-        ws = kept[(id(ops), tt_bits)] = SuiteWorkspace(ops, tt_bits)
-    return ws
 
 
 def suite_search(
@@ -172,7 +151,7 @@ def suite_search(
             "budgets stop an iteration and play the last completed one)"
         )
     if ws is None:
-        ws = _shared_workspace(ops, options.tt_bits)
+        ws = shared_workspace(SuiteWorkspace, ops, options.tt_bits)
     elif ws.game is not ops or ws.tt_bits != options.tt_bits:
         raise ValueError("the workspace was made for another game or table size")
     node = bind(TP.ab_node, ops, evaluate, _nrt=False)
