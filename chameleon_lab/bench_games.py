@@ -6,11 +6,14 @@ per second of each setting of the two-player suite at a fixed depth on fixed pos
 history, + transposition table). Beside them, where OpenSpiel has the game (TicTacToe
 here, to the end of the game; Connect Four and Othello to a fixed depth), OpenSpiel's
 Python ``alpha_beta_search`` on the same positions, its nodes counted by wrapping its
-recursive search (install the optional extra ``bench``: ``pip install
--e '.[bench]'``; without it that part is skipped with a message).
+recursive search, ours with the game's heuristic and with OpenSpiel's constant
+evaluation (install the optional extra ``bench``: ``pip install -e '.[bench]'``;
+without it that part is skipped with a message).
 
 Nodes are expanded plus evaluated positions; times exclude compilation (every
-setting searches once before it is timed).
+setting searches once before it is timed). The ladder's times are the searches' own
+(:attr:`RootResult.seconds`); beside OpenSpiel both sides are timed around the whole
+call.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from .analysis.twoplayer import sample_lines, sample_positions
 from .games.registry import get_game
@@ -100,12 +105,16 @@ def ladder_rows(name: str, params: dict[str, Any], depth: int, count: int = 6) -
     return rows
 
 
-#: Games OpenSpiel has too: its name, our depth (None: to the end of the game, values
-#: compared), and how our move codes become its actions.
-OPENSPIEL = (
-    ("tictactoe", "tic_tac_toe", None),
-    ("connect4", "connect_four", 5),
-    ("othello", "othello", 4),
+#: The comparisons with OpenSpiel: our game, OpenSpiel's, the depth (None: to the end
+#: of the game, values compared) and our evaluations beside OpenSpiel's constant one
+#: (``None``: the game's default heuristic; ``"constant"``: the same constant
+#: evaluation, so both search the same kind of tree and Othello's trees are equal).
+OPENSPIEL: tuple[tuple[str, str, int | None, tuple[str | None, ...]], ...] = (
+    ("tictactoe", "tic_tac_toe", None, (None,)),
+    ("connect4", "connect_four", 5, (None, "constant")),
+    ("connect4", "connect_four", 7, ("constant",)),
+    ("othello", "othello", 4, (None, "constant")),
+    ("othello", "othello", 6, ("constant",)),
 )
 
 
@@ -118,12 +127,21 @@ def _openspiel_action(name: str, move: Any) -> int:
     return int(move.code)
 
 
-def openspiel_rows(count: int = 6) -> tuple[list[Row], str]:
+def openspiel_rows(count: int = 6, repeat: int = 3) -> tuple[list[Row], str]:
     """OpenSpiel's Python ``alpha_beta_search`` and our plain alpha-beta (no iterative
-    deepening) on the same positions of each game OpenSpiel has: TicTacToe to the end
-    (the values must agree), Connect Four and Othello to a fixed depth (OpenSpiel with
-    a constant value function, so it prunes at least as much as we do); a message when
-    OpenSpiel is absent."""
+    deepening) on the same positions of each game OpenSpiel has (see
+    :data:`OPENSPIEL`); a message when OpenSpiel is absent.
+
+    TicTacToe is searched to the end and the values must agree. Connect Four and
+    Othello go to a fixed depth, OpenSpiel with a constant value function; ours once
+    with the game's default heuristic and once with the same constant evaluation
+    (:func:`~chameleon_lab.games.heuristics.uniform_two`), the like-for-like row: on
+    Othello both then visit exactly the same nodes. OpenSpiel is timed around its
+    call; ours both by the search's own clock (:attr:`RootResult.seconds`: the
+    compiled search) and around the call (with its Python layer, ~40 us a call), each
+    the best of ``repeat`` runs per position. Rows come in groups: OpenSpiel's, then
+    ours (own time, then around the call) per evaluation.
+    """
     try:
         import pyspiel
         from open_spiel.python.algorithms import minimax
@@ -132,6 +150,8 @@ def openspiel_rows(count: int = 6) -> tuple[list[Row], str]:
             "OpenSpiel is not installed: pip install -e '.[bench]' to compare with its "
             "Python alpha_beta_search"
         )
+    from .games.heuristics import uniform_two
+
     counter = {"nodes": 0}
     original = minimax._alpha_beta
 
@@ -139,43 +159,175 @@ def openspiel_rows(count: int = 6) -> tuple[list[Row], str]:
         counter["nodes"] += 1
         return original(*args, **kwargs)
 
+    def theirs(game: Any, state: Any, depth: int | None) -> float:
+        if depth is None:
+            return minimax.alpha_beta_search(game, state=state)[0]
+        return minimax.alpha_beta_search(
+            game, state=state, value_function=lambda s: 0.0, maximum_depth=depth
+        )[0]
+
     rows = []
-    for name, theirs_name, depth in OPENSPIEL:
+    for name, theirs_name, depth, evaluations in OPENSPIEL:
         game = pyspiel.load_game(theirs_name)
         lines = [(get_game(name).start(), []), *sample_lines(name, {}, count - 1, 1, (1, 6))]
-        ours_nodes, ours_seconds, theirs_seconds = 0, 0.0, 0.0
-        counter["nodes"] = 0
-        search(lines[0][0], "alphabeta", depth=1)  # compile outside the timing
-        minimax._alpha_beta = counted
-        try:
-            for pos, moves in lines:
-                state = game.new_initial_state()
-                for move in moves:
-                    state.apply_action(_openspiel_action(name, move))
-                t0 = time.perf_counter()
-                if depth is None:
-                    theirs = minimax.alpha_beta_search(game, state=state)[0]
-                else:
-                    minimax.alpha_beta_search(
-                        game, state=state, value_function=lambda s: 0.0, maximum_depth=depth
+        heuristics = [uniform_two if e == "constant" else None for e in evaluations]
+        for heuristic in heuristics:  # compile outside the timing
+            search(lines[0][0], "alphabeta", depth=1, heuristic=heuristic)
+        ours = {e: [0, 0.0, 0.0] for e in evaluations}  # nodes, own and wall seconds
+        theirs_nodes, theirs_seconds = 0, 0.0
+        for pos, moves in lines:
+            state = game.new_initial_state()
+            for move in moves:
+                state.apply_action(_openspiel_action(name, move))
+            best = np.inf
+            minimax._alpha_beta = counted
+            try:
+                for _ in range(repeat):
+                    counter["nodes"] = 0
+                    t0 = time.perf_counter()
+                    value = theirs(game, state, depth)
+                    best = min(best, time.perf_counter() - t0)
+            finally:
+                minimax._alpha_beta = original
+            theirs_nodes += counter["nodes"]
+            theirs_seconds += best
+            for evaluation, heuristic in zip(evaluations, heuristics, strict=True):
+                own, wall = np.inf, np.inf
+                for _ in range(repeat):
+                    t0 = time.perf_counter()
+                    result = search(
+                        pos, "alphabeta", depth=depth or 9, iterative=False, heuristic=heuristic
                     )
-                theirs_seconds += time.perf_counter() - t0
-                result = search(pos, "alphabeta", depth=depth or 9, iterative=False)
-                ours_nodes += result.nodes
-                ours_seconds += result.seconds
-                if depth is None:
-                    scale = 2 * get_game(name).ops.terminal_scale
-                    ours = result.scores[result.index] / scale
-                    mover = 1 if pos.to_move == 0 else -1  # OpenSpiel's value: player 0's
-                    if abs(theirs - mover * ours) > 1e-9:
-                        raise RuntimeError(f"OpenSpiel and we disagree on {pos!r}")
-        finally:
-            minimax._alpha_beta = original
+                    wall = min(wall, time.perf_counter() - t0)
+                    own = min(own, result.seconds)
+                ours[evaluation][0] += result.nodes
+                ours[evaluation][1] += own
+                ours[evaluation][2] += wall
+            if depth is None:
+                scale = 2 * get_game(name).ops.terminal_scale
+                mine = result.scores[result.index] / scale  # both: the mover's value
+                if abs(value - mine) > 1e-9:
+                    raise RuntimeError(f"OpenSpiel and we disagree on {pos!r}")
         what = "to the end" if depth is None else f"d{depth}"
-        rows.append(Row(name, f"openspiel alpha_beta_search {what}", counter["nodes"],
-                        theirs_seconds))  # fmt: skip
-        rows.append(Row(name, f"ours: alphabeta {what}", ours_nodes, ours_seconds))
+        rows.append(Row(name, f"openspiel alpha_beta_search {what}", theirs_nodes,
+                        theirs_seconds, "openspiel"))  # fmt: skip
+        for evaluation in evaluations:
+            label = "default heuristic" if evaluation is None else "constant eval."
+            if depth is None:
+                label = "exact"
+            nodes, own, wall = ours[evaluation]
+            rows.append(Row(name, f"ours: alphabeta {what}, {label}", nodes, own, "ours"))
+            rows.append(Row(name, "  the same, timed around the call", nodes, wall, "wall"))
     return rows, ""
+
+
+def openspiel_ratios(rows: list[Row]) -> list[str]:
+    """One line per evaluation of ours: its nodes/s over OpenSpiel's in the group
+    before it, by the search's own time and around the call, with both node counts
+    (equal counts: the same tree)."""
+    lines = []
+    theirs = own = None
+    for row in rows:
+        if row.note == "openspiel":
+            theirs = row
+        elif row.note == "ours":
+            own = row
+        else:
+            lines.append(
+                f"{own.game:10} {own.setting[6:]:34} {own.rate / theirs.rate:5,.0f}x "
+                f"({row.rate / theirs.rate:,.0f}x around the call) OpenSpiel's nodes/s; "
+                f"nodes: ours {own.nodes:,}, OpenSpiel's {theirs.nodes:,}"
+            )
+    return lines
+
+
+#: The reference file of OpenSpiel's alpha-beta (written by
+#: :func:`write_openspiel_reference`, read by the tests): its games, the number of
+#: positions, their plies, and the depths searched (None: to the end).
+OPENSPIEL_REFERENCE: tuple[tuple[str, int, tuple[int, int], tuple[int | None, ...]], ...] = (
+    ("tic_tac_toe", 40, (0, 7), (None,)),
+    ("connect_four", 40, (0, 30), (1, 3, 5, 7)),
+    ("othello", 60, (0, 62), (1, 2, 3, 4)),
+)
+
+
+def write_openspiel_reference(path: str, seed: int = 20261124) -> int:
+    """Write OpenSpiel's values and node counts of its Python ``alpha_beta_search``
+    on positions reached by seeded random play *in OpenSpiel* (its own rules and legal
+    actions), for :data:`OPENSPIEL_REFERENCE`: a truth the tests check our rules and
+    our alpha-beta against (values on every game; on Othello, whose move order is
+    OpenSpiel's, the node counts too). Returns the number of rows written."""
+    import random
+
+    import open_spiel
+    import pyspiel
+    from open_spiel.python.algorithms import minimax
+
+    from .version import __version__
+
+    counter = {"nodes": 0}
+    original = minimax._alpha_beta
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        counter["nodes"] += 1
+        return original(*args, **kwargs)
+
+    rng = random.Random(seed)
+    lines = []
+    minimax._alpha_beta = counted
+    try:
+        for name, count, (low, high), depths in OPENSPIEL_REFERENCE:
+            game = pyspiel.load_game(name)
+            found = 0
+            while found < count:
+                state, actions = game.new_initial_state(), []
+                for _ in range(rng.randint(low, high)):
+                    if state.is_terminal():
+                        break
+                    actions.append(rng.choice(state.legal_actions()))
+                    state.apply_action(actions[-1])
+                if state.is_terminal():
+                    continue
+                found += 1
+                for depth in depths:
+                    counter["nodes"] = 0
+                    if depth is None:
+                        value = minimax.alpha_beta_search(game, state=state.clone())[0]
+                    else:
+                        value = minimax.alpha_beta_search(
+                            game, state=state.clone(), value_function=lambda s: 0.0,
+                            maximum_depth=depth,
+                        )[0]  # fmt: skip
+                    moves = " ".join(map(str, actions)) or "-"
+                    lines.append(
+                        f"{name} {'end' if depth is None else depth} {value:g} "
+                        f"{counter['nodes']} {moves}"
+                    )
+    finally:
+        minimax._alpha_beta = original
+    from importlib.metadata import version
+
+    theirs = getattr(open_spiel, "__version__", None) or version("open_spiel")
+    header = f"""\
+# OpenSpiel's Python alpha_beta_search (open_spiel {theirs}) on positions reached by
+# seeded random play in OpenSpiel (random.Random({seed}), each action chosen uniformly
+# among OpenSpiel's legal actions); written by chameleon_lab {__version__}:
+#   python -c "from chameleon_lab.bench_games import write_openspiel_reference as w;
+#              w('tests/data/openspiel_alphabeta.txt')"
+#
+# Columns: game, depth (end: to the end of the game, exact), value, nodes, actions.
+#   value: the value for the player to move (OpenSpiel's maximizing player by
+#          default); at a fixed depth with OpenSpiel's constant value function
+#          (value_function=lambda s: 0.0), so it is 1 or -1 where a player can force
+#          the end of the game within the depth and win, else 0.
+#   nodes: calls of OpenSpiel's recursive _alpha_beta (every position it visited).
+#   actions: OpenSpiel's actions from the start ("-": none). tic_tac_toe: cell
+#          3 * row + column, row 0 at the top; connect_four: the column, 0 at the left;
+#          othello: the square 8 * row + column, row 0 (rank 1) at the top, 64 a pass.
+"""
+    with open(path, "w", encoding="utf-8") as out:
+        out.write(header + "\n".join(lines) + "\n")
+    return len(lines)
 
 
 #: The exact solvers' rows: stones (Connect Four) or empty squares (Othello) of the
@@ -225,8 +377,7 @@ def print_games(count: int = 6) -> list[Row]:
         print(message)
     for row in theirs:
         print(row.line())
-    for them, us in zip(theirs[::2], theirs[1::2], strict=True):
-        ratio = us.rate / them.rate
-        print(f"{us.game}: ours / OpenSpiel's Python alpha-beta in nodes/s: {ratio:,.0f}x")
+    for line in openspiel_ratios(theirs):
+        print(line)
     rows += theirs
     return rows
