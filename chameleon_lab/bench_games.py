@@ -6,7 +6,7 @@ per second of each setting of the two-player suite at a fixed depth on fixed pos
 history, + transposition table). Beside them, where OpenSpiel has the game (TicTacToe
 here, to the end of the game; Connect Four and Othello to a fixed depth), OpenSpiel's
 Python ``alpha_beta_search`` on the same positions, its nodes counted by wrapping its
-recursive search, ours with the game's heuristic and with OpenSpiel's constant
+recursive search in a run of their own (untimed), ours with the game's heuristic and with OpenSpiel's constant
 evaluation (install the optional extra ``bench``: ``pip install -e '.[bench]'``;
 without it that part is skipped with a message).
 
@@ -127,6 +127,36 @@ def _openspiel_action(name: str, move: Any) -> int:
     return int(move.code)
 
 
+def _openspiel_alpha_beta(game: Any, state: Any, depth: int | None, count: bool) -> tuple:
+    """OpenSpiel's Python ``alpha_beta_search`` from ``state`` to ``depth`` (``None``:
+    to the end; else with its constant value function): the value for the player to
+    move and, with ``count``, the positions it visited (calls of its recursive
+    ``_alpha_beta``, counted by wrapping it for this call; timed runs go without the
+    wrapper, whose own call would add to OpenSpiel's time)."""
+    from open_spiel.python.algorithms import minimax
+
+    original = minimax._alpha_beta
+    nodes = 0
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal nodes
+        nodes += 1
+        return original(*args, **kwargs)
+
+    if count:
+        minimax._alpha_beta = counted
+    try:
+        if depth is None:
+            value = minimax.alpha_beta_search(game, state=state)[0]
+        else:
+            value = minimax.alpha_beta_search(
+                game, state=state, value_function=lambda s: 0.0, maximum_depth=depth
+            )[0]
+    finally:
+        minimax._alpha_beta = original
+    return value, nodes
+
+
 def openspiel_rows(count: int = 6, repeat: int = 3) -> tuple[list[Row], str]:
     """OpenSpiel's Python ``alpha_beta_search`` and our plain alpha-beta (no iterative
     deepening) on the same positions of each game OpenSpiel has (see
@@ -144,27 +174,12 @@ def openspiel_rows(count: int = 6, repeat: int = 3) -> tuple[list[Row], str]:
     """
     try:
         import pyspiel
-        from open_spiel.python.algorithms import minimax
     except ImportError:
         return [], (
             "OpenSpiel is not installed: pip install -e '.[bench]' to compare with its "
             "Python alpha_beta_search"
         )
     from .games.heuristics import uniform_two
-
-    counter = {"nodes": 0}
-    original = minimax._alpha_beta
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        counter["nodes"] += 1
-        return original(*args, **kwargs)
-
-    def theirs(game: Any, state: Any, depth: int | None) -> float:
-        if depth is None:
-            return minimax.alpha_beta_search(game, state=state)[0]
-        return minimax.alpha_beta_search(
-            game, state=state, value_function=lambda s: 0.0, maximum_depth=depth
-        )[0]
 
     rows = []
     for name, theirs_name, depth, evaluations in OPENSPIEL:
@@ -179,17 +194,13 @@ def openspiel_rows(count: int = 6, repeat: int = 3) -> tuple[list[Row], str]:
             state = game.new_initial_state()
             for move in moves:
                 state.apply_action(_openspiel_action(name, move))
+            value, nodes = _openspiel_alpha_beta(game, state, depth, count=True)
             best = np.inf
-            minimax._alpha_beta = counted
-            try:
-                for _ in range(repeat):
-                    counter["nodes"] = 0
-                    t0 = time.perf_counter()
-                    value = theirs(game, state, depth)
-                    best = min(best, time.perf_counter() - t0)
-            finally:
-                minimax._alpha_beta = original
-            theirs_nodes += counter["nodes"]
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                _openspiel_alpha_beta(game, state, depth, count=False)
+                best = min(best, time.perf_counter() - t0)
+            theirs_nodes += nodes
             theirs_seconds += best
             for evaluation, heuristic in zip(evaluations, heuristics, strict=True):
                 own, wall = np.inf, np.inf
@@ -261,50 +272,30 @@ def write_openspiel_reference(path: str, seed: int = 20261124) -> int:
 
     import open_spiel
     import pyspiel
-    from open_spiel.python.algorithms import minimax
 
     from .version import __version__
 
-    counter = {"nodes": 0}
-    original = minimax._alpha_beta
-
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        counter["nodes"] += 1
-        return original(*args, **kwargs)
-
     rng = random.Random(seed)
     lines = []
-    minimax._alpha_beta = counted
-    try:
-        for name, count, (low, high), depths in OPENSPIEL_REFERENCE:
-            game = pyspiel.load_game(name)
-            found = 0
-            while found < count:
-                state, actions = game.new_initial_state(), []
-                for _ in range(rng.randint(low, high)):
-                    if state.is_terminal():
-                        break
-                    actions.append(rng.choice(state.legal_actions()))
-                    state.apply_action(actions[-1])
+    for name, count, (low, high), depths in OPENSPIEL_REFERENCE:
+        game = pyspiel.load_game(name)
+        found = 0
+        while found < count:
+            state, actions = game.new_initial_state(), []
+            for _ in range(rng.randint(low, high)):
                 if state.is_terminal():
-                    continue
-                found += 1
-                for depth in depths:
-                    counter["nodes"] = 0
-                    if depth is None:
-                        value = minimax.alpha_beta_search(game, state=state.clone())[0]
-                    else:
-                        value = minimax.alpha_beta_search(
-                            game, state=state.clone(), value_function=lambda s: 0.0,
-                            maximum_depth=depth,
-                        )[0]  # fmt: skip
-                    moves = " ".join(map(str, actions)) or "-"
-                    lines.append(
-                        f"{name} {'end' if depth is None else depth} {value:g} "
-                        f"{counter['nodes']} {moves}"
-                    )
-    finally:
-        minimax._alpha_beta = original
+                    break
+                actions.append(rng.choice(state.legal_actions()))
+                state.apply_action(actions[-1])
+            if state.is_terminal():
+                continue
+            found += 1
+            for depth in depths:
+                value, nodes = _openspiel_alpha_beta(game, state, depth, count=True)
+                moves = " ".join(map(str, actions)) or "-"
+                lines.append(
+                    f"{name} {'end' if depth is None else depth} {value:g} {nodes} {moves}"
+                )
     from importlib.metadata import version
 
     theirs = getattr(open_spiel, "__version__", None) or version("open_spiel")
