@@ -6,9 +6,9 @@ per second of each setting of the two-player suite at a fixed depth on fixed pos
 history, + transposition table). Beside them, where OpenSpiel has the game (TicTacToe
 here, to the end of the game; Connect Four and Othello to a fixed depth), OpenSpiel's
 Python ``alpha_beta_search`` on the same positions, its nodes counted by wrapping its
-recursive search in a run of their own (untimed), ours with the game's heuristic and with OpenSpiel's constant
-evaluation (install the optional extra ``bench``: ``pip install -e '.[bench]'``;
-without it that part is skipped with a message).
+recursive search in a run of their own (untimed), ours with the game's heuristic and
+with OpenSpiel's constant evaluation (install the optional extra ``bench``:
+``pip install -e '.[bench]'``; without it that part is skipped with a message).
 
 Nodes are expanded plus evaluated positions; times exclude compilation (every
 setting searches once before it is timed). The ladder's times are the searches' own
