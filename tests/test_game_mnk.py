@@ -187,7 +187,17 @@ def test_tictactoe_wins_and_draws():
 # ----------------------------------------------------------------------- gomoku
 @pytest.mark.parametrize(
     ("width", "height", "k", "depth"),
-    [(4, 4, 3, 5), (7, 7, 5, 3), (3, 3, 2, 9), (5, 2, 2, 10), (1, 5, 3, 5), (4, 3, 4, 6)],
+    [
+        (4, 4, 3, 5),
+        (7, 7, 5, 3),
+        (3, 3, 2, 9),
+        (5, 2, 2, 10),
+        (1, 5, 3, 5),
+        (4, 3, 4, 6),
+        (8, 7, 2, 3),  # the largest board with bitboards (63 bits) ...
+        (7, 8, 2, 3),  # ... and one without
+        (26, 2, 2, 3),
+    ],
 )
 def test_gomoku_perft_matches_plain_python(width, height, k, depth):
     start = get_game("gomoku", width=width, height=height, k=k).start()
@@ -225,6 +235,12 @@ CONFIGS = [
     (8, 5, 4),
     (5, 5, 2),
     (9, 9, 5),
+    # bitboards up to (width + 1) * height = 63 bits (see kernel.has_bitboards): the
+    # largest boards with them, the smallest without, and extreme shapes with them
+    (8, 7, 4),
+    (7, 8, 4),
+    (2, 21, 3),
+    (26, 2, 3),
 ]
 
 
@@ -395,12 +411,14 @@ def test_bad_kernel_states_are_refused():
         (K.WINNER, 0, "winner field"),
         (K.KEY, 12345, "key field"),
         (K.W, 4, "width, height, k"),
+        (K.BITS, 0, "bitboard fields"),
+        (K.BITS + 1, 1, "bitboard fields"),
     ]:
         bad = good.copy()
         bad[index] = value
         with pytest.raises(ValueError, match=needle):
             TicTacToePosition(game, bad)
-    with pytest.raises(ValueError, match="15 entries"):
+    with pytest.raises(ValueError, match="17 entries"):
         TicTacToePosition(game, good[:-1])
 
 

@@ -4,7 +4,10 @@ Each is a numba-compiled ``evaluate(state, out)`` over the kernel state of
 :mod:`.kernel`, writing one raw score per player into ``out[0]`` and ``out[1]``
 (``out[2] = out[3] = 0``). Every score is at least 1 (a base of 1 plus non-negative
 terms), so a search may divide by the sum. They make one pass over the board and
-allocate nothing: a search calls them at every leaf.
+allocate nothing: a search calls them at every leaf. They read the cells at the
+kernel's ``CELLS`` offset, which numba compiles in as a constant: its disk cache is
+invalidated only by a change of this file, so a change of the kernel's layout must
+come with one here (the bitboard fields moved ``CELLS`` from 6 to 8).
 
 TicTacToe (:data:`TICTACTOE_HEURISTICS`, default ``lines``):
 

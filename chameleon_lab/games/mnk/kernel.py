@@ -10,6 +10,8 @@ State layout
 ``state[NSTONES]``      stones on the board (player 0 moves when it is even)
 ``state[WINNER]``       -1 while nobody has k in a row, else the winner (0 or 1)
 ``state[KEY]``          the Zobrist key, kept up to date by make/unmake
+``state[BITS + p]``     player ``p``'s stones as a bitboard on small boards
+                        (see below), 0 on larger ones
 ``state[CELLS + c]``    cell ``c``: 0 empty, 1 a stone of player 0, 2 of player 1
 ======================  ====================================================
 
@@ -17,10 +19,15 @@ Cells and moves are numbered ``c = row * W + col``: ``col`` 0 is file ``a`` (the
 edge) and ``row`` 0 is rank ``1`` (the bottom edge), so ``a1`` is 0 and on a 7 x 7
 board ``g7`` is 48. A move is the number of the empty cell a stone is placed on.
 
-:func:`make` detects a win incrementally: it counts the mover's stones on the four
-lines (horizontal, vertical, both diagonals) through the new stone, and a line of k
-or more ends the game. The game is also over once the board is full (a draw unless
-the last stone won).
+:func:`make` detects a win incrementally, and a line of k or more ends the game. The
+game is also over once the board is full (a draw unless the last stone won). On a
+board whose padded bitboard fits a signed 64-bit word (:func:`has_bitboards`:
+``(width + 1) * height <= 63``, TicTacToe and the 7 x 7 Five-in-a-row among them)
+each player's stones are also kept as a bitboard, cell ``(row, col)`` on bit
+``row * (width + 1) + col``: the column of padding between the rows stops a line
+from wrapping around, so ``k`` stones in a row are found with ``k - 1`` shifts and
+ANDs per direction, without a branch (TicTacToe's perft 2.2 times as fast). On larger
+boards it counts the mover's stones on the four lines through the new stone.
 
 The key XORs one fixed random number per (player, cell) of the stones on the board
 and one more when player 1 is to move (an odd number of stones), so equal boards have
@@ -38,8 +45,10 @@ K = 2
 NSTONES = 3
 WINNER = 4
 KEY = 5
+#: ``state[BITS]`` and ``state[BITS + 1]``: the two players' bitboards.
+BITS = 6
 #: Index of the first cell; the header fields above come before it.
-CELLS = 6
+CELLS = 8
 HEADER = CELLS
 #: Largest width and height (files are single letters a..z).
 MAX_SIDE = 26
@@ -78,6 +87,24 @@ def new_state(width: int, height: int, k: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
+def has_bitboards(width: int, height: int) -> bool:
+    """Whether a board keeps bitboards: its cells and one padding column per row fit
+    63 bits (bit 63 stays clear, so a shift right brings in zeros)."""
+    return (width + 1) * height <= 63
+
+
+def bitboards_from_cells(width: int, height: int, cells: np.ndarray) -> tuple[int, int]:
+    """The two players' bitboards of a board given as its cell values (0/1/2), as
+    make/unmake keep them (both 0 on a board without bitboards)."""
+    bits = [0, 0]
+    if has_bitboards(width, height):
+        for c in np.flatnonzero(cells):
+            row, col = divmod(int(c), width)
+            bits[int(cells[c]) - 1] |= 1 << (row * (width + 1) + col)
+    return bits[0], bits[1]
+
+
+@njit(cache=True, inline="always")
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The empty cells, in cell order, into ``moves[ply]`` (none once the game is over)."""
     if state[WINNER] >= 0:
@@ -91,24 +118,28 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
-    """Place the mover's stone on cell ``move``; a line of k or more through it wins."""
+def _bits_win(bb: int, width: int, k: int) -> bool:
+    """Whether the padded bitboard ``bb`` holds ``k`` stones in a row: ``k - 1`` shifts
+    and ANDs per direction (horizontal, vertical, the two diagonals)."""
+    pad = width + 1
+    run = np.int64(0)
+    for shift in (1, pad, pad + 1, width):
+        m = bb
+        for i in range(1, k):
+            m &= bb >> (shift * i)
+        run |= m
+    return run != 0
+
+
+@njit(cache=True, inline="always")
+def _scan_win(state: np.ndarray, stone: int, row: int, col: int, k: int) -> bool:
+    """Whether the stone at (``row``, ``col``) completes ``k`` or more of ``stone`` in a
+    row: the stones counted on the four lines through it."""
     width = state[W]
     height = state[H]
-    p = state[NSTONES] & 1
-    stone = p + 1
-    undo[ply, 0] = move
-    undo[ply, 1] = state[WINNER]
-    state[CELLS + move] = stone
-    state[NSTONES] += 1
-    state[KEY] ^= STONE_KEYS[p, move] ^ SIDE_KEY
-    k = state[K]
-    col = _COL[width - 1, move]
-    row = _ROW[width - 1, move]
     # No break or return inside the loops may stay here: either keeps numba's reference
     # count of the state (an atomic call per move, see the Chameleon kernel's "Speed");
-    # tests/test_compiled_code.py checks it. Column and row come from tables, not from
-    # ``% width`` and ``// width`` (a division per move, and an exception path).
+    # tests/test_compiled_code.py checks it.
     won = False
     for d in range(4):
         dc = _DCOL[d]
@@ -137,6 +168,29 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
             c -= dc
             r -= dr
         won = won or run >= k
+    return won
+
+
+@njit(cache=True, inline="always")
+def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
+    """Place the mover's stone on cell ``move``; a line of k or more through it wins."""
+    width = state[W]
+    p = state[NSTONES] & 1
+    undo[ply, 0] = move
+    undo[ply, 1] = state[WINNER]
+    state[CELLS + move] = p + 1
+    state[NSTONES] += 1
+    state[KEY] ^= STONE_KEYS[p, move] ^ SIDE_KEY
+    # row and column come from tables, not from ``% width`` and ``// width`` (a
+    # division per move, and an exception path)
+    row = _ROW[width - 1, move]
+    if has_bitboards(width, state[H]):
+        # the padded bit of (row, col) is row * (width + 1) + col = move + row
+        bb = state[BITS + p] | (np.int64(1) << (move + row))
+        state[BITS + p] = bb
+        won = _bits_win(bb, width, state[K])
+    else:
+        won = _scan_win(state, p + 1, row, _COL[width - 1, move], state[K])
     if won:
         state[WINNER] = p
 
@@ -146,6 +200,9 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Take back the stone placed by :func:`make` at ``ply``."""
     move = undo[ply, 0]
     p = state[CELLS + move] - 1
+    width = state[W]
+    if has_bitboards(width, state[H]):
+        state[BITS + p] ^= np.int64(1) << (move + _ROW[width - 1, move])
     state[CELLS + move] = 0
     state[NSTONES] -= 1
     state[KEY] ^= STONE_KEYS[p, move] ^ SIDE_KEY

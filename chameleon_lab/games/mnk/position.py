@@ -193,6 +193,7 @@ class MnkPosition(KernelPosition):
         winners = [p for p in (0, 1) if rows_of(grid, k, p + 1)]
         state[K.WINNER] = winners[0] if len(winners) == 1 else -1
         state[K.KEY] = K.key_from_scratch(cells)
+        state[K.BITS : K.BITS + 2] = K.bitboards_from_cells(w, h, cells)
         return state
 
     @classmethod
@@ -250,6 +251,12 @@ class MnkPosition(KernelPosition):
             raise ValueError(f"the state's winner field says {said}, the board says {won} won")
         if int(state[K.KEY]) != K.key_from_scratch(cells):
             raise ValueError("the state's key field does not match the board")
+        expected = K.bitboards_from_cells(w, h, cells)
+        if tuple(int(b) for b in state[K.BITS : K.BITS + 2]) != expected:
+            raise ValueError(
+                f"the state's bitboard fields (entries {K.BITS} and {K.BITS + 1}) do not "
+                f"match the board: expected {expected[0]:#x} and {expected[1]:#x}"
+            )
 
     @staticmethod
     def _check_win(grid, k, winner, lines, n0, n1, names) -> None:
