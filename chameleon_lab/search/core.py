@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -285,10 +285,26 @@ def no_noisy_moves(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return 0
 
 
-def bind(template: Callable, ops: GameOps, evaluate_fn: Callable, **options: Any) -> Any:
+def bind(
+    template: Callable,
+    ops: GameOps,
+    evaluate_fn: Callable,
+    *,
+    siblings: Mapping[str, Callable] | None = None,
+    **options: Any,
+) -> Any:
     """``template`` compiled for a game's functions and a leaf evaluation (``options``
-    go to numba, e.g. ``_nrt=False``)."""
-    memo = (id(template), id(ops), id(evaluate_fn), tuple(sorted(options.items())))
+    go to numba, e.g. ``_nrt=False``). ``siblings`` are templates it calls by name,
+    compiled with the same bindings as functions of their own (not inlined: see
+    :func:`.twoplayer.static_key`)."""
+    siblings = dict(siblings or {})
+    memo = (
+        id(template),
+        id(ops),
+        id(evaluate_fn),
+        tuple(sorted((name, id(fn)) for name, fn in siblings.items())),
+        tuple(sorted(options.items())),
+    )
     found = _BOUND.get(memo)
     if found is not None:
         return found[0]
@@ -303,9 +319,10 @@ def bind(template: Callable, ops: GameOps, evaluate_fn: Callable, **options: Any
             "noisy": ops.noisy or no_noisy_moves,
             "evaluate": evaluate_fn,
         },
+        siblings=siblings,
         **options,
     )
-    _BOUND[memo] = (node, template, ops, evaluate_fn)  # keeps the ids unique
+    _BOUND[memo] = (node, template, ops, evaluate_fn, siblings)  # keeps the ids unique
     return node
 
 
