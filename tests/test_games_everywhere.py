@@ -13,6 +13,7 @@ from chameleon_lab.agents import Agent
 from chameleon_lab.cli import main
 from chameleon_lab.games import get_game
 from chameleon_lab.games.match import Match
+from chameleon_lab.games.mnk import kernel as mnk
 from chameleon_lab.tournament import Session, read_records, run_session, tables, without_times
 from chameleon_lab.tournament.play import record_positions
 
@@ -95,8 +96,8 @@ def test_agents_play_the_game_they_are_made_for():
 def test_an_own_heuristic_is_recorded_with_its_fingerprint_and_checked():
     @njit
     def centre_first(state, out):
-        out[0] = 1.0 + (state[6 + 4] == 1)
-        out[1] = 1.0 + (state[6 + 4] == 2)
+        out[0] = 1.0 + (state[mnk.CELLS + 4] == 1)  # the centre cell, b2
+        out[1] = 1.0 + (state[mnk.CELLS + 4] == 2)
         out[2] = 0.0
         out[3] = 0.0
 
