@@ -45,6 +45,30 @@ def test_make_then_unmake_restores_the_state_exactly(seating, picks):
         K.make_move(state, moves[0, pick % n], undo, 0)
 
 
+#: Role points of the thesis (table 5.2): knight 1, bishop 2, rook 3, queen 5.
+THESIS_ROLE_POINTS = {Role.KNIGHT: 1, Role.BISHOP: 2, Role.ROOK: 3, Role.QUEEN: 5}
+
+
+@SETTINGS
+@given(seatings, choices)
+def test_the_kernels_running_counts_match_the_pawns_after_every_move(seating, picks):
+    """``PCOUNT`` and ``ROLEPTS``, updated move by move (captures, deadlocked knights
+    and role changes included), equal the counts taken afresh from the pawns."""
+    state = Position.start(seating).state.copy()
+    moves = np.empty((1, K.MAX_MOVES), dtype=np.int64)
+    undo = np.empty((len(picks), K.UNDO_SIZE), dtype=np.int64)
+    for ply, pick in enumerate(picks):
+        if K.is_over(state):
+            break
+        n = K.generate_moves(state, moves, 0)
+        K.make_move(state, moves[0, pick % n], undo, ply)
+        pawns = Position(state.copy()).pawns  # rebuilt from the pawn slots alone
+        for colour in Colour:
+            own = [p for p in pawns if p.player == colour]
+            assert state[K.PCOUNT + colour] == len(own)
+            assert state[K.ROLEPTS + colour] == sum(THESIS_ROLE_POINTS[p.role] for p in own)
+
+
 @SETTINGS
 @given(seatings, choices)
 def test_limits_never_grow_and_pawns_never_reappear(seating, picks):

@@ -45,13 +45,10 @@ from numba import njit
 
 from ..heuristics import HeuristicRegistry, normalize
 from . import kernel as K
-from .board import ROLE_POINTS
 
 #: The heuristics of Chameleon Chess by the names of the conformance contract; the
 #: original program's method names (``countPawns100Roles``) are accepted too.
 HEURISTICS = HeuristicRegistry("chameleon", default="pawns100roles")
-
-_ROLE_POINTS = ROLE_POINTS.astype(np.float64)
 
 
 @HEURISTICS.builtin("pawns", "countPawns")
@@ -67,11 +64,11 @@ def count_pawns(state: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True, inline="always")  # inlined: see the module docstring
 def _pawns_and_roles(state: np.ndarray, out: np.ndarray, per_pawn: float) -> None:
-    for i in range(4):
-        out[i] = 0.0
-    for s in range(state[K.NSLOTS]):
-        if state[K.ALIVE + s] != 0:
-            out[state[K.PL + s]] += per_pawn + _ROLE_POINTS[K.role_at(state, s)]
+    """``per_pawn`` per pawn plus its role points, from the counts the kernel keeps up
+    to date (``PCOUNT``, ``ROLEPTS``): the same sum as walking the pawns, without the
+    walk (all terms are small integers, so the floats are exact either way)."""
+    for p in range(4):
+        out[p] = per_pawn * state[K.PCOUNT + p] + state[K.ROLEPTS + p]
 
 
 @HEURISTICS.builtin("pawns10roles", "countPawns10Roles")

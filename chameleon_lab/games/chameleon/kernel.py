@@ -18,6 +18,9 @@ State layout (offsets are module constants):
 * ``PCOUNT + p``      pawns of player ``p``
 * ``MINR``, ``MAXR``, ``MINC``, ``MAXC``   the limits of the shrinking board
 * ``TOMOVE``          player to move
+* ``ROLEPTS + p``     role points of player ``p``'s pawns (:data:`ROLE_POINTS` of the roles
+  their fields give them), kept up to date by every move so that the thesis's
+  heuristics read a player's score instead of walking the pawns at every leaf
 
 A move is the integer ``slot | (target_square << 4)``; from the state it determines the
 moving pawn, its origin and the captured pawn (if any).
@@ -43,7 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .board import FIELD_COLOUR, NEXT_PLAYER
+from .board import FIELD_COLOUR, NEXT_PLAYER, ROLE_POINTS
 
 MAX_PAWNS = 16
 #: Upper bound of legal moves in any position: at most four pawns of the mover, each
@@ -64,7 +67,8 @@ MAXR = MINR + 1
 MINC = MINR + 2
 MAXC = MINR + 3
 TOMOVE = MINR + 4
-STATE_SIZE = TOMOVE + 1
+ROLEPTS = TOMOVE + 1
+STATE_SIZE = ROLEPTS + 4
 
 # Columns of one undo row.
 U_MOVE = 0
@@ -92,6 +96,7 @@ RAY_END = np.array([0, 8, 4, 8], dtype=np.int64)
 
 _FIELD_COLOUR = FIELD_COLOUR.copy()
 _NEXT_PLAYER = NEXT_PLAYER.copy()
+_ROLE_POINTS = ROLE_POINTS.copy()
 
 
 def new_state() -> np.ndarray:
@@ -118,6 +123,13 @@ def encode_move(slot: int, target: int) -> int:
 def role_at(state: np.ndarray, slot: int) -> int:
     """Current role of a pawn: decided by the colour of the field it stands on."""
     return (_FIELD_COLOUR[state[SQ + slot]] - state[KC + slot]) & 3
+
+
+@njit(cache=True, inline="always")
+def role_points(state: np.ndarray, slot: int) -> int:
+    """Role points of a pawn on its current square (also of a captured pawn, on the
+    square it was taken on)."""
+    return _ROLE_POINTS[(_FIELD_COLOUR[state[SQ + slot]] - state[KC + slot]) & 3]
 
 
 @njit(cache=True)
@@ -248,6 +260,7 @@ def _remove_pawn(state: np.ndarray, slot: int) -> None:
     state[BOARD + sq] = 0
     state[ALIVE + slot] = 0
     state[PCOUNT + state[PL + slot]] -= 1
+    state[ROLEPTS + state[PL + slot]] -= role_points(state, slot)
     state[ROWCNT + (sq >> 3)] -= 1
     state[COLCNT + (sq & 7)] -= 1
 
@@ -258,6 +271,7 @@ def _restore_pawn(state: np.ndarray, slot: int) -> None:
     state[BOARD + sq] = slot + 1
     state[ALIVE + slot] = 1
     state[PCOUNT + state[PL + slot]] += 1
+    state[ROLEPTS + state[PL + slot]] += role_points(state, slot)
     state[ROWCNT + (sq >> 3)] += 1
     state[COLCNT + (sq & 7)] += 1
 
@@ -338,8 +352,11 @@ def make_move(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     state[BOARD + frm] = 0
     state[ROWCNT + (frm >> 3)] -= 1
     state[COLCNT + (frm & 7)] -= 1
+    mover = state[PL + s]
+    state[ROLEPTS + mover] -= role_points(state, s)
     state[BOARD + t] = s + 1
     state[SQ + s] = t
+    state[ROLEPTS + mover] += role_points(state, s)
     state[ROWCNT + (t >> 3)] += 1
     state[COLCNT + (t & 7)] += 1
     update_limits(state)
@@ -367,8 +384,11 @@ def unmake_move(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[BOARD + t] = 0
     state[ROWCNT + (t >> 3)] -= 1
     state[COLCNT + (t & 7)] -= 1
+    mover = state[PL + s]
+    state[ROLEPTS + mover] -= role_points(state, s)
     state[BOARD + frm] = s + 1
     state[SQ + s] = frm
+    state[ROLEPTS + mover] += role_points(state, s)
     state[ROWCNT + (frm >> 3)] += 1
     state[COLCNT + (frm & 7)] += 1
     cap = undo[ply, U_CAPTURED]
@@ -467,6 +487,7 @@ def recount(state: np.ndarray) -> None:
         state[COLCNT + i] = 0
     for p in range(4):
         state[PCOUNT + p] = 0
+        state[ROLEPTS + p] = 0
     for s in range(state[NSLOTS]):
         if state[ALIVE + s] != 0:
             _restore_pawn(state, s)
