@@ -138,6 +138,50 @@ def print_depth_table(
     return table
 
 
+def print_time_to_depth(
+    depth: int,
+    per_phase: int = 4,
+    algorithms: tuple[str, ...] | None = None,
+    repeat: int = 3,
+    phases: tuple[str, ...] | None = None,
+) -> pd.DataFrame:
+    """Nodes and seconds each multi-player algorithm (improved flavour) needs to
+    complete ``depth`` on each of the fixed positions of :func:`print_depth_table`:
+    iterative deepening from depth 1, as under a time budget, best of ``repeat`` runs.
+
+    A position completes ``depth`` within a budget when its time here is below it, so
+    this shows how far each position is from a depth goal, and measures a speed-up
+    of the searches on the very trees the budget table reports (node counts do not
+    depend on the machine; seconds do). ``phases`` picks phases by their first word
+    (``opening``, ``middle``, ``late``; default all).
+    """
+    from .analysis.efficiency import nodes_per_depth, phase_positions
+    from .search.api import MULTIPLAYER
+
+    algorithms = tuple(algorithms or MULTIPLAYER)
+    positions = phase_positions(per_phase)
+    if phases:
+        positions = {name: group for name, group in positions.items() if name.split()[0] in phases}
+    runs = [nodes_per_depth(positions, [depth], algorithms) for _ in range(repeat)]
+    keys = ["algorithm", "phase", "position"]
+    table = runs[0][[*keys, "nodes", "order_evaluations"]].copy()
+    table["seconds"] = np.min([run["seconds"].to_numpy() for run in runs], axis=0)
+    print(
+        f"improved flavour, time to complete depth {depth} (iterative deepening from 1, best "
+        f"of {repeat}) on {per_phase} fixed four-player positions per phase"
+    )
+    print(
+        f"{'algorithm':10} {'phase':16} {'pos':>3} {'nodes':>13} {'order evals':>12} "
+        f"{'seconds':>8} {'nodes/s':>12}"
+    )
+    for r in table.itertuples():
+        print(
+            f"{r.algorithm:10} {r.phase:16} {r.position:>3} {r.nodes:>13,} "
+            f"{r.order_evaluations:>12,} {r.seconds:>8.3f} {r.nodes / r.seconds:>12,.0f}"
+        )
+    return table
+
+
 def print_search(depth: int = 4, count: int = 12) -> dict[str, float]:
     """Thesis-flavour nodes per second at ``depth`` on :func:`bench_positions`."""
     from .search.api import DEFAULT_NORMALIZE

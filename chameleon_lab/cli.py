@@ -18,6 +18,21 @@ def _positive(text: str) -> int:
     return value
 
 
+def _search_depth(text: str) -> int:
+    """A search depth: a whole number from 1 to the deepest iteration (64 plies)."""
+    from .search.core import MAX_DEPTH
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_DEPTH:
+        raise argparse.ArgumentTypeError(
+            f"expected a depth from 1 to {MAX_DEPTH} plies, got {text!r}"
+        )
+    return value
+
+
 def _node_budget(text: str) -> int:
     """``--nodes``: a whole number from 1 to 2**63 - 1 (``1e6`` style accepted)."""
     from .tournament.session import MAX_NODES
@@ -105,9 +120,34 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         print_games(count=args.positions)
     elif args.what == "depths":
-        from .bench import print_depth_table
+        from .bench import print_depth_table, print_time_to_depth
 
-        print_depth_table(tuple(args.budgets), per_phase=args.positions)
+        if args.at_depth is not None:
+            from .analysis.efficiency import PHASES
+            from .search.api import MULTIPLAYER
+
+            for name in args.algorithms or ():
+                if name not in MULTIPLAYER:
+                    raise ValueError(
+                        f"--algorithms: {name!r} is not a multi-player search; choose from "
+                        f"{', '.join(MULTIPLAYER)}"
+                    )
+            phase_names = [name.split()[0] for name in PHASES]
+            for name in args.phases or ():
+                if name not in phase_names:
+                    raise ValueError(
+                        f"--phases: {name!r} is not a game phase; choose from "
+                        f"{', '.join(phase_names)}"
+                    )
+            print_time_to_depth(
+                args.at_depth,
+                per_phase=args.positions,
+                algorithms=tuple(args.algorithms or ()),
+                repeat=args.repeat,
+                phases=tuple(args.phases or ()),
+            )
+        else:
+            print_depth_table(tuple(args.budgets), per_phase=args.positions)
     elif args.what == "tournament":
         print_tournament(games=args.games, depth=args.depth, workers=tuple(args.workers))
     else:
@@ -411,6 +451,21 @@ def build_parser() -> argparse.ArgumentParser:
     depths.add_argument(
         "--positions", type=_positive, default=4, help="positions per phase (default 4)"
     )
+    depths.add_argument(
+        "--at-depth", type=_search_depth, default=None, metavar="D",
+        help="instead: nodes and seconds to complete depth D (1..64) on each position",
+    )  # fmt: skip
+    depths.add_argument(
+        "--algorithms", nargs="+", default=None, metavar="NAME",
+        help="with --at-depth: these multi-player searches only (default: all four)",
+    )  # fmt: skip
+    depths.add_argument(
+        "--repeat", type=_positive, default=3, help="with --at-depth: best of this many runs"
+    )
+    depths.add_argument(
+        "--phases", nargs="+", default=None, metavar="PHASE",
+        help="with --at-depth: these game phases only (opening, middle, late; default all)",
+    )  # fmt: skip
     depths.set_defaults(func=cmd_bench)
 
     tour = sub.add_parser(

@@ -135,6 +135,40 @@ def test_bench_depths_prints_every_algorithm_and_phase(capsys):
             assert f"{algorithm:10} {name:16}" in out
 
 
+def test_bench_depths_at_a_fixed_depth_reports_each_positions_search(capsys):
+    from chameleon_lab.analysis.efficiency import phase_positions
+    from chameleon_lab.search.api import search
+
+    args = ["bench", "depths", "--at-depth", "3", "--algorithms", "paranoid", "maxn"]
+    assert main([*args, "--phases", "late", "--positions", "2", "--repeat", "1"]) == 0
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[2:]]
+    assert [(r[0], r[1], r[3]) for r in rows] == [
+        (a, "late", str(i)) for a in ("paranoid", "maxn") for i in range(2)
+    ]
+    late = phase_positions(2)["late (5-8)"]
+    for r in rows:  # the nodes of iterative deepening to depth 3 on that very position
+        nodes = search(late[int(r[3])], r[0], depth=3).nodes
+        assert int(r[4].replace(",", "")) == nodes
+
+
+@pytest.mark.parametrize(
+    "bad, named",
+    [
+        (["--at-depth", "0"], "expected a depth from 1 to 64"),
+        (["--at-depth", "65"], "expected a depth from 1 to 64"),
+        (["--at-depth", "3", "--algorithms", "negamax"], "choose from maxn, maxnis"),
+        (["--at-depth", "3", "--phases", "endgame"], "choose from opening, middle, late"),
+    ],
+)
+def test_bench_depths_refuses_bad_options_with_status_2(bad, named, capsys):
+    try:
+        status = main(["bench", "depths", *bad])
+    except SystemExit as exc:  # argparse's own refusals
+        status = exc.code
+    assert status == 2
+    assert named in capsys.readouterr().err
+
+
 def test_bench_solve_passes_the_games_options_and_checks_the_values(capsys):
     assert main(["bench", "solve", "--game", "connect4", "--limit", "12"]) == 0
     out = capsys.readouterr().out
