@@ -77,7 +77,8 @@ U_CAPTURED = 2
 U_DEADLOCKED = 3
 U_LIMITS = 4
 U_TOMOVE = 8
-UNDO_SIZE = 9
+U_ROLEPTS = 9  # the mover's role points before the move (unmake restores them as they were)
+UNDO_SIZE = 10
 
 KNIGHT = 0
 QUEEN = 1
@@ -281,7 +282,9 @@ def update_limits(state: np.ndarray) -> None:
     """Shrink the limits to the pawns' bounding box, grown back to at least 3x3.
 
     Limits that are already 3x3 stay. Otherwise the bounding box of all pawns is taken
-    and, while it has fewer than three rows or columns, grown one field at a time in the
+    (scanned inward from the old limits: no pawn stands outside them, as
+    :func:`~.rules.build_state` refuses such positions and moves stay inside) and,
+    while it has fewer than three rows or columns, grown one field at a time in the
     original order (top, bottom, left, right), never beyond the old limits.
     """
     ominr = state[MINR]
@@ -290,16 +293,16 @@ def update_limits(state: np.ndarray) -> None:
     omaxc = state[MAXC]
     if omaxr - ominr == 2 and omaxc - ominc == 2:
         return
-    minr = 0
+    minr = ominr
     while state[ROWCNT + minr] == 0:
         minr += 1
-    maxr = 7
+    maxr = omaxr
     while state[ROWCNT + maxr] == 0:
         maxr -= 1
-    minc = 0
+    minc = ominc
     while state[COLCNT + minc] == 0:
         minc += 1
-    maxc = 7
+    maxc = omaxc
     while state[COLCNT + maxc] == 0:
         maxc -= 1
     while maxr - minr < 2 or maxc - minc < 2:
@@ -353,10 +356,13 @@ def make_move(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     state[ROWCNT + (frm >> 3)] -= 1
     state[COLCNT + (frm & 7)] -= 1
     mover = state[PL + s]
-    state[ROLEPTS + mover] -= role_points(state, s)
+    undo[ply, U_ROLEPTS] = state[ROLEPTS + mover]
+    kc = state[KC + s]
+    state[ROLEPTS + mover] += (
+        _ROLE_POINTS[(_FIELD_COLOUR[t] - kc) & 3] - _ROLE_POINTS[(_FIELD_COLOUR[frm] - kc) & 3]
+    )
     state[BOARD + t] = s + 1
     state[SQ + s] = t
-    state[ROLEPTS + mover] += role_points(state, s)
     state[ROWCNT + (t >> 3)] += 1
     state[COLCNT + (t & 7)] += 1
     update_limits(state)
@@ -384,16 +390,14 @@ def unmake_move(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[BOARD + t] = 0
     state[ROWCNT + (t >> 3)] -= 1
     state[COLCNT + (t & 7)] -= 1
-    mover = state[PL + s]
-    state[ROLEPTS + mover] -= role_points(state, s)
     state[BOARD + frm] = s + 1
     state[SQ + s] = frm
-    state[ROLEPTS + mover] += role_points(state, s)
     state[ROWCNT + (frm >> 3)] += 1
     state[COLCNT + (frm & 7)] += 1
     cap = undo[ply, U_CAPTURED]
     if cap >= 0:
         _restore_pawn(state, cap)
+    state[ROLEPTS + state[PL + s]] = undo[ply, U_ROLEPTS]  # also undoes a deadlocked own pawn
     state[MINR] = undo[ply, U_LIMITS]
     state[MAXR] = undo[ply, U_LIMITS + 1]
     state[MINC] = undo[ply, U_LIMITS + 2]
