@@ -44,6 +44,18 @@ def test_paranoid_alpha_beta_returns_the_minimax_value(depth, count, norm):
         assert all(s >= v or np.isnan(s) for s, v in zip(result.scores, values, strict=True))
 
 
+@pytest.mark.parametrize("order_depth", [0, 1])
+def test_paranoid_returns_the_minimax_value_whatever_it_orders(order_depth):
+    # 0: generation order everywhere; 1: the frontier loop sorts its leaves as well
+    engine = dataclasses.replace(deep_search("paranoid", normalize=False), order_depth=order_depth)
+    for pos in random_positions(40, seed=150 + order_depth, max_moves=80):
+        result = iterative_deepening(engine, pos.state, Budget(depth=3))
+        root = int(pos.to_move)
+        values = [paranoid_minimax(c, 2, root, False) for c in K.successor_states(pos.state)]
+        assert result.scores[result.index] == max(values)
+        assert values[result.index] == max(values)
+
+
 def test_the_transposition_table_does_not_change_paranoid_values():
     hits = 0
     for pos in random_positions(25, seed=7, max_moves=120):
