@@ -165,3 +165,73 @@ def test_successors_are_the_positions_after_the_legal_moves(seating, picks):
         assert pos.move_to(succ) == m
     assert Position.from_legacy(pos.to_legacy()) == pos
     assert Position.from_compact(pos.to_compact()) == pos
+
+
+def _check_incremental_forms(state: np.ndarray) -> tuple[int, int]:
+    """Every built-in heuristic with an incremental form, on every move of ``state``:
+    where the form answers, it gives what the heuristic gives after the move is made,
+    and the game is not over. Returns (moves asked, answers)."""
+    from chameleon_lab.games.chameleon.heuristics import HEURISTICS
+    from chameleon_lab.games.heuristics import after_move_of
+
+    forms = [(h.function, after_move_of(h.function)) for h in map(HEURISTICS.get, HEURISTICS)]
+    forms = [(f, a) for f, a in forms if a is not None]
+    assert len(forms) == 3  # pawns, pawns10roles, pawns100roles
+    moves = np.empty((1, K.MAX_MOVES), dtype=np.int64)
+    undo = np.empty((1, K.UNDO_SIZE), dtype=np.int64)
+    asked = answered = 0
+    if K.is_over(state):
+        return asked, answered
+    for i in range(K.generate_moves(state, moves, 0)):
+        for heuristic, after in forms:
+            out = np.full(4, np.nan)
+            asked += 1
+            if not after(state, moves[0, i], out):
+                continue
+            answered += 1
+            K.make_move(state, moves[0, i], undo, 0)
+            truth = np.zeros(4)
+            heuristic(state, truth)
+            over = K.is_over(state)
+            K.unmake_move(state, undo, 0)
+            assert not over
+            assert np.array_equal(out, truth), (moves[0, i], out, truth)
+    return asked, answered
+
+
+@SETTINGS
+@given(seatings, choices)
+def test_incremental_heuristics_equal_the_heuristic_after_the_move(seating, picks):
+    """The incremental forms of the thesis's heuristics, on every move of a random game
+    (captures, deadlocks and shrinking limits included), against making the move."""
+    answered = 0
+    for position in playout(seating, picks).positions:
+        answered += _check_incremental_forms(position.state.copy())[1]
+    assert answered > 0 or len(picks) < 2
+
+
+@st.composite
+def clusters(draw):
+    """Two to seven pawns of two to four players within a block of 3x3 to 8x8 fields,
+    under limits as wide as the board or as the game would set them: a move can leave
+    a lone pawn's row or column empty, shrink the box to 3x3 and deadlock a knight."""
+    height, width = draw(st.integers(3, 8)), draw(st.integers(3, 8))
+    top, left = draw(st.integers(0, 8 - height)), draw(st.integers(0, 8 - width))
+    cells = st.tuples(st.integers(0, height - 1), st.integers(0, width - 1))
+    squares = draw(st.lists(cells, min_size=2, max_size=7, unique=True))
+    players = draw(st.lists(st.integers(0, 3), min_size=len(squares), max_size=len(squares)))
+    if len(set(players)) < 2 or max(players.count(p) for p in set(players)) > 4:
+        players = [i % 2 for i in range(len(squares))]
+    kcs = draw(st.lists(st.integers(0, 3), min_size=len(squares), max_size=len(squares)))
+    pawns = [
+        (p, top + r, left + c, kc) for p, (r, c), kc in zip(players, squares, kcs, strict=True)
+    ]
+    to_move = draw(st.sampled_from(sorted(set(players))))
+    limits = (0, 7, 0, 7) if draw(st.booleans()) else None  # None: as the game sets them
+    return Position.from_pawns(pawns, to_move, limits=limits)
+
+
+@settings(max_examples=600, deadline=None)
+@given(clusters())
+def test_incremental_heuristics_where_the_board_shrinks_to_3x3(position):
+    _check_incremental_forms(position.state.copy())

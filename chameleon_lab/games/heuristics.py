@@ -10,6 +10,10 @@ written in a notebook cell is registered the same way (:meth:`HeuristicRegistry.
 or passed directly wherever a heuristic is accepted; either way it carries a
 *fingerprint* of its source code, which records keep, so that a resumed run notices an
 edited heuristic instead of silently reusing games played with the old one.
+
+A built-in heuristic may also declare an *incremental form* that scores the position
+after a move without making it (:func:`after_move_of`); searches use it at their last
+ply, where it saves a make and take-back per leaf.
 """
 
 from __future__ import annotations
@@ -67,6 +71,27 @@ class Heuristic:
     doc: str
     builtin: bool
     fingerprint: str
+    #: The heuristic's incremental form, if it has one (see :func:`after_move_of`).
+    after_move: Callable | None = None
+
+
+#: Incremental forms by the identity of their heuristic (which the entry keeps alive).
+_AFTER_MOVE: dict[int, tuple[Callable, Callable]] = {}
+
+
+def after_move_of(function: Callable) -> Callable | None:
+    """The incremental form of a registered heuristic, ``None`` if it has none.
+
+    ``after_move(state, move, out) -> bool`` writes into ``out`` the scores the
+    heuristic would give the position after ``move`` and returns ``True``, without
+    making the move; or returns ``False`` (leaving ``out`` undefined) where it cannot
+    tell cheaply, and the search then makes the move and calls the heuristic. It may
+    answer ``True`` only for moves after which the game is not over. A search one ply
+    above its depth limit asks it first, which saves the move and its take-back at
+    most leaves (the thesis's Chameleon heuristics: see their module).
+    """
+    found = _AFTER_MOVE.get(id(function))
+    return found[1] if found is not None and found[0] is function else None
 
 
 def _is_compiled(function: object) -> bool:
@@ -86,11 +111,14 @@ class HeuristicRegistry:
         self._items: dict[str, Heuristic] = {}
         self._aliases: dict[str, str] = {}
 
-    def builtin(self, name: str, *aliases: str) -> Callable[[Callable], Callable]:
-        """Decorator registering a compiled function as a built-in heuristic."""
+    def builtin(
+        self, name: str, *aliases: str, after_move: Callable | None = None
+    ) -> Callable[[Callable], Callable]:
+        """Decorator registering a compiled function as a built-in heuristic, with its
+        incremental form if it has one (see :func:`after_move_of`)."""
 
         def register(function: Callable) -> Callable:
-            self._add(name, function, builtin=True, replace=False)
+            self._add(name, function, builtin=True, replace=False, after_move=after_move)
             for alias in aliases:
                 self._aliases[alias.lower()] = name
             return function
@@ -105,7 +133,15 @@ class HeuristicRegistry:
         """
         return self._add(name, function, builtin=False, replace=replace)
 
-    def _add(self, name: str, function: Callable, *, builtin: bool, replace: bool) -> Heuristic:
+    def _add(
+        self,
+        name: str,
+        function: Callable,
+        *,
+        builtin: bool,
+        replace: bool,
+        after_move: Callable | None = None,
+    ) -> Heuristic:
         if not isinstance(name, str) or not name.strip() or name != name.strip():
             raise ValueError(f"a heuristic name is a non-empty word, got {name!r}")
         if not _is_compiled(function):
@@ -122,8 +158,10 @@ class HeuristicRegistry:
                 + ("" if old.builtin else "; pass replace=True to replace it")
             )
         doc = inspect.getdoc(getattr(function, "py_func", function)) or ""
-        item = Heuristic(name, function, doc, builtin, fingerprint(function))
+        item = Heuristic(name, function, doc, builtin, fingerprint(function), after_move)
         self._items[key] = item
+        if after_move is not None:
+            _AFTER_MOVE[id(function)] = (function, after_move)
         return item
 
     @property

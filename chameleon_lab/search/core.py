@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..games.heuristics import normalize
+from ..games.heuristics import after_move_of, normalize
 from ..games.protocol import GameOps
 from ..games.protocol import Position as ProtocolPosition
 from ..games.registry import Game, get_game
@@ -40,6 +40,7 @@ def _unbound(*args: Any) -> Any:  # pragma: no cover - replaced by bind()
 
 # The names the templates call; bind() replaces them by the game's compiled functions.
 generate = make = unmake = player_of = key = evaluate = returns = heuristic = noisy = _unbound
+evaluate_after = _unbound
 #: Bound by :func:`leaf_function`: scale of exact returns, their minimum, players' mask.
 TERMINAL_SCALE = 1.0
 MIN_UTILITY = 0.0
@@ -285,6 +286,13 @@ def no_noisy_moves(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return 0
 
 
+@njit(cache=True)
+def no_after_move(state: np.ndarray, move: int, out: np.ndarray) -> bool:
+    """The incremental form of a leaf evaluation that has none: never answers, so the
+    search makes every move it scores."""
+    return False
+
+
 def bind(
     template: Callable,
     ops: GameOps,
@@ -318,6 +326,7 @@ def bind(
             "key": ops.key,
             "noisy": ops.noisy or no_noisy_moves,
             "evaluate": evaluate_fn,
+            "evaluate_after": after_move_of(evaluate_fn) or no_after_move,
         },
         siblings=siblings,
         **options,

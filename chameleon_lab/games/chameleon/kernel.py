@@ -133,6 +133,71 @@ def role_points(state: np.ndarray, slot: int) -> int:
     return _ROLE_POINTS[(_FIELD_COLOUR[state[SQ + slot]] - state[KC + slot]) & 3]
 
 
+#: :func:`quiet_gain` of a move that may remove a pawn.
+NOT_QUIET = -1000
+
+
+@njit(cache=True, inline="always")
+def _span_after(
+    state: np.ndarray, count: int, low: int, high: int, origin: int, target: int
+) -> int:
+    """Rows (``count`` = ``ROWCNT``) or columns (``COLCNT``) the pawns' bounding box
+    spans, minus one, after a pawn moves from line ``origin`` to line ``target`` without
+    capturing; ``low`` and ``high`` are the limits, which hold every pawn."""
+    while state[count + low] == 0:
+        low += 1
+    while state[count + high] == 0:
+        high -= 1
+    if state[count + origin] == 1:  # the mover leaves its line empty
+        if origin == low and origin != high:
+            low += 1
+            while state[count + low] == 0:
+                low += 1
+        elif origin == high and origin != low:
+            high -= 1
+            while state[count + high] == 0:
+                high -= 1
+    return max(high, target) - min(low, target)
+
+
+@njit(cache=True, inline="always")
+def quiet_gain(state: np.ndarray, move: int) -> int:
+    """The role points the mover gains by ``move`` if it removes no pawn, else
+    :data:`NOT_QUIET`; without making it (for heuristics' incremental forms).
+
+    A move removes no pawn when it captures none and the deadlock rule cannot take one.
+    That rule acts only under 3x3 limits, and the limits never shrink inside the pawns'
+    bounding box: a move that captures nothing and leaves the box at least four rows or
+    columns wide removes no pawn, and only the mover's role points change (the player
+    to move and possibly the limits change too). Other quiet moves (into a box of 3x3
+    or less) answer :data:`NOT_QUIET` as well, and callers then make them.
+    """
+    s = move & 15
+    t = move >> 4
+    if state[BOARD + t] != 0:
+        return NOT_QUIET
+    frm = state[SQ + s]
+    minr = state[MINR]
+    maxr = state[MAXR]
+    fr = frm >> 3
+    # the common case first: pawns on both limit rows, four or more rows apart, and the
+    # mover not alone on either, so the other pawns keep the box's rows
+    wide = (
+        maxr - minr >= 3
+        and state[ROWCNT + minr] > 0
+        and state[ROWCNT + maxr] > 0
+        and (minr < fr < maxr or state[ROWCNT + fr] >= 2)
+    )
+    if (
+        not wide
+        and _span_after(state, ROWCNT, minr, maxr, fr, t >> 3) < 3
+        and _span_after(state, COLCNT, state[MINC], state[MAXC], frm & 7, t & 7) < 3
+    ):
+        return NOT_QUIET
+    kc = state[KC + s]
+    return _ROLE_POINTS[(_FIELD_COLOUR[t] - kc) & 3] - _ROLE_POINTS[(_FIELD_COLOUR[frm] - kc) & 3]
+
+
 @njit(cache=True)
 def players_alive(state: np.ndarray) -> int:
     """Number of players that still have pawns."""
