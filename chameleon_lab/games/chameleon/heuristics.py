@@ -65,7 +65,11 @@ def _pawns_and_roles_after(
 ) -> bool:
     """The incremental form of ``per_pawn`` per pawn plus ``per_role`` times its role
     points (see :func:`~chameleon_lab.games.heuristics.after_move_of`): after a move that
-    removes no pawn only the mover's role points change (:func:`.kernel.quiet_gain`)."""
+    removes no pawn only the mover's role points change (:func:`.kernel.quiet_gain`).
+
+    The forms are not cached on disk: numba's cache checks only the file a function is
+    written in, so a cached form would keep an edited :func:`.kernel.quiet_gain` from a
+    test that calls it directly (searches inline the source afresh either way)."""
     gain = K.quiet_gain(state, move)
     if gain == K.NOT_QUIET:
         return False
@@ -75,19 +79,19 @@ def _pawns_and_roles_after(
     return True
 
 
-@njit(cache=True, inline="always")  # inlined into the searches' leaf loops
+@njit(inline="always")  # inlined into the leaf loops; not cached: see _pawns_and_roles_after
 def count_pawns_after(state: np.ndarray, move: int, out: np.ndarray) -> bool:
     """``countPawns`` after ``move``, where it removes no pawn."""
     return _pawns_and_roles_after(state, move, out, 1.0, 0.0)
 
 
-@njit(cache=True, inline="always")  # inlined into the searches' leaf loops
+@njit(inline="always")  # inlined into the leaf loops; not cached: see _pawns_and_roles_after
 def count_pawns_10_roles_after(state: np.ndarray, move: int, out: np.ndarray) -> bool:
     """``countPawns10Roles`` after ``move``, where it removes no pawn."""
     return _pawns_and_roles_after(state, move, out, 10.0, 1.0)
 
 
-@njit(cache=True, inline="always")  # inlined into the searches' leaf loops
+@njit(inline="always")  # inlined into the leaf loops; not cached: see _pawns_and_roles_after
 def count_pawns_100_roles_after(state: np.ndarray, move: int, out: np.ndarray) -> bool:
     """``countPawns100Roles`` after ``move``, where it removes no pawn."""
     return _pawns_and_roles_after(state, move, out, 100.0, 1.0)
