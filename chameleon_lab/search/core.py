@@ -5,7 +5,9 @@ what a root search reports (:class:`RootResult`).
 Node functions (in :mod:`chameleon_lab.thesis.nodes` and :mod:`.improved`) are written
 once as templates
 that call the game's functions by the names below (``generate``, ``make``, ``unmake``,
-``player_of``, ``key``) and the leaf evaluation as ``evaluate``. :func:`bind` compiles a
+``player_of``, ``key``), the leaf evaluation as ``evaluate`` and its incremental form,
+if the heuristic has one, as ``evaluate_after`` (else :func:`no_after_move`; see
+:func:`~chameleon_lab.games.heuristics.after_move_of`). :func:`bind` compiles a
 template for one game and heuristic with those names bound to the game's compiled
 functions (:func:`~chameleon_lab.games.specialise.specialise`), so nothing passes them
 down the tree and numba calls them directly.
@@ -286,7 +288,7 @@ def no_noisy_moves(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: the branch it answers folds away
 def no_after_move(state: np.ndarray, move: int, out: np.ndarray) -> bool:
     """The incremental form of a leaf evaluation that has none: never answers, so the
     search makes every move it scores."""
