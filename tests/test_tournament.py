@@ -560,3 +560,32 @@ def test_a_million_repetitions_are_not_built_up_front():
     assert list(small)[-1] == small[-1] and small[75] == small[-1]
     with pytest.raises(IndexError, match="game 76 of a session of 76 games"):
         small[76]
+
+
+def _signal_state(task):
+    """A stand-in for a game: how the worker that runs it treats SIGINT and SIGTERM."""
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    return True, {
+        "sigint": signal.getsignal(signal.SIGINT),
+        "sigterm": signal.getsignal(signal.SIGTERM),
+        "blocked": {signal.SIGINT, signal.SIGTERM} & set(blocked),
+        "pid": os.getpid(),
+    }
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="POSIX signal masks")
+def test_pool_workers_start_with_the_signals_blocked_and_play_with_their_own(monkeypatch):
+    # The pool forks with SIGINT and SIGTERM blocked, so no worker can run the parent's
+    # handlers before it has its own; it plays with SIGINT ignored and SIGTERM at its
+    # default, both unblocked, and the parent's mask is as it was.
+    from chameleon_lab.tournament import runner
+
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    monkeypatch.setattr(runner, "_play_safely", _signal_state)
+    states = [value for _, value in runner._pool(range(6), 2, [])]
+    assert len(states) == 6 and os.getpid() not in {s["pid"] for s in states}
+    for state in states:
+        assert state["sigint"] == signal.SIG_IGN
+        assert state["sigterm"] == signal.SIG_DFL
+        assert state["blocked"] == set()
+    assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before

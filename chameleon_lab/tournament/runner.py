@@ -121,6 +121,10 @@ def _die_with_parent(parent: int) -> bool:
     return True
 
 
+#: Signals blocked while the pool forks its workers (see :func:`_pool`).
+_FORK_BLOCKED = {signal.SIGINT, signal.SIGTERM}
+
+
 def _worker_init(parent: int) -> None:
     # The parent handles Ctrl-C and SIGTERM and terminates the pool (terminate() sends
     # SIGTERM, hence its default here: fork inherited the parent's handler). A signal
@@ -131,6 +135,8 @@ def _worker_init(parent: int) -> None:
     # with its parent (Linux), and ignores SIGINT in any case.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # forked with both blocked: see _pool
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _FORK_BLOCKED)
     if _die_with_parent(parent):
         os.setpgid(0, 0)
     forget_inherited_locks()  # a worker must not keep the parent's records lock alive
@@ -161,7 +167,21 @@ def _pool(
             start = task_game(task).start()
             for params in task.agents.values():
                 warm_up(params, start)
-    pool = ctx.Pool(workers, initializer=_worker_init, initargs=(os.getpid(),))
+    # The workers are forked with SIGINT and SIGTERM blocked, and unblock them in
+    # _worker_init once the parent's handlers are replaced. Otherwise a SIGTERM from
+    # terminate() reaching a worker just after its fork (a busy machine may not have run
+    # it yet) ran the parent's handler there, whose exception left os.fork() before
+    # multiprocessing's guard: the worker went on in the caller's code (seen once in
+    # CI: a worker of a short tournament ran the rest of the test suite). The pool's
+    # threads, started here, inherit the mask, so workers they fork later are covered.
+    masked = hasattr(signal, "pthread_sigmask")
+    if masked:
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, _FORK_BLOCKED)
+    try:
+        pool = ctx.Pool(workers, initializer=_worker_init, initargs=(os.getpid(),))
+    finally:
+        if masked:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)
     try:
         # imap feeds the tasks to the workers through a pipe as they are taken, so
         # a lazy sequence of tasks is never built all at once
