@@ -133,6 +133,29 @@ def role_points(state: np.ndarray, slot: int) -> int:
     return _ROLE_POINTS[(_FIELD_COLOUR[state[SQ + slot]] - state[KC + slot]) & 3]
 
 
+@njit(cache=True, inline="always")
+def _role_gain(state: np.ndarray, slot: int, origin: int, target: int) -> int:
+    """Role points pawn ``slot`` gains by moving from square ``origin`` to ``target``."""
+    kc = state[KC + slot]
+    return (
+        _ROLE_POINTS[(_FIELD_COLOUR[target] - kc) & 3]
+        - _ROLE_POINTS[(_FIELD_COLOUR[origin] - kc) & 3]
+    )
+
+
+@njit(cache=True, inline="always")
+def _occupied(state: np.ndarray, count: int, low: int, high: int) -> tuple[int, int]:
+    """The first and last occupied line between the limits ``low`` and ``high`` (rows:
+    ``count`` = ``ROWCNT``; columns: ``COLCNT``), scanned inward: no pawn stands
+    outside the limits, as :func:`~.rules.build_state` refuses such positions and moves
+    stay inside."""
+    while state[count + low] == 0:
+        low += 1
+    while state[count + high] == 0:
+        high -= 1
+    return low, high
+
+
 #: :func:`quiet_gain` of a move that may remove a pawn.
 NOT_QUIET = -1000
 
@@ -144,10 +167,7 @@ def _span_after(
     """Rows (``count`` = ``ROWCNT``) or columns (``COLCNT``) the pawns' bounding box
     spans, minus one, after a pawn moves from line ``origin`` to line ``target`` without
     capturing; ``low`` and ``high`` are the limits, which hold every pawn."""
-    while state[count + low] == 0:
-        low += 1
-    while state[count + high] == 0:
-        high -= 1
+    low, high = _occupied(state, count, low, high)
     if state[count + origin] == 1:  # the mover leaves its line empty
         if origin == low and origin != high:
             low += 1
@@ -194,8 +214,7 @@ def quiet_gain(state: np.ndarray, move: int) -> int:
         and _span_after(state, COLCNT, state[MINC], state[MAXC], frm & 7, t & 7) < 3
     ):
         return NOT_QUIET
-    kc = state[KC + s]
-    return _ROLE_POINTS[(_FIELD_COLOUR[t] - kc) & 3] - _ROLE_POINTS[(_FIELD_COLOUR[frm] - kc) & 3]
+    return _role_gain(state, s, frm, t)
 
 
 @njit(cache=True)
@@ -347,10 +366,9 @@ def update_limits(state: np.ndarray) -> None:
     """Shrink the limits to the pawns' bounding box, grown back to at least 3x3.
 
     Limits that are already 3x3 stay. Otherwise the bounding box of all pawns is taken
-    (scanned inward from the old limits: no pawn stands outside them, as
-    :func:`~.rules.build_state` refuses such positions and moves stay inside) and,
-    while it has fewer than three rows or columns, grown one field at a time in the
-    original order (top, bottom, left, right), never beyond the old limits.
+    (:func:`_occupied`) and, while it has fewer than three rows or columns, grown one
+    field at a time in the original order (top, bottom, left, right), never beyond the
+    old limits.
     """
     ominr = state[MINR]
     omaxr = state[MAXR]
@@ -358,18 +376,8 @@ def update_limits(state: np.ndarray) -> None:
     omaxc = state[MAXC]
     if omaxr - ominr == 2 and omaxc - ominc == 2:
         return
-    minr = ominr
-    while state[ROWCNT + minr] == 0:
-        minr += 1
-    maxr = omaxr
-    while state[ROWCNT + maxr] == 0:
-        maxr -= 1
-    minc = ominc
-    while state[COLCNT + minc] == 0:
-        minc += 1
-    maxc = omaxc
-    while state[COLCNT + maxc] == 0:
-        maxc -= 1
+    minr, maxr = _occupied(state, ROWCNT, ominr, omaxr)
+    minc, maxc = _occupied(state, COLCNT, ominc, omaxc)
     while maxr - minr < 2 or maxc - minc < 2:
         if maxr - minr < 2 and minr > ominr:
             minr -= 1
@@ -422,10 +430,7 @@ def make_move(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     state[COLCNT + (frm & 7)] -= 1
     mover = state[PL + s]
     undo[ply, U_ROLEPTS] = state[ROLEPTS + mover]
-    kc = state[KC + s]
-    state[ROLEPTS + mover] += (
-        _ROLE_POINTS[(_FIELD_COLOUR[t] - kc) & 3] - _ROLE_POINTS[(_FIELD_COLOUR[frm] - kc) & 3]
-    )
+    state[ROLEPTS + mover] += _role_gain(state, s, frm, t)
     state[BOARD + t] = s + 1
     state[SQ + s] = t
     state[ROWCNT + (t >> 3)] += 1
