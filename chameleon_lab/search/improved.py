@@ -415,7 +415,7 @@ def _paranoid_frontier(
     beta,
     norm,
     tables,
-) -> float:
+) -> tuple[float, int]:
     """Paranoid's children one ply above the depth limit, all leaves: each scored here
     (as :func:`_score_child` does); returns the node's value and its best child.
 
