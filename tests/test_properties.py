@@ -172,9 +172,8 @@ def _check_incremental_forms(state: np.ndarray) -> tuple[int, int]:
     where the form answers, it gives what the heuristic gives after the move is made,
     and the game is not over. Returns (moves asked, answers)."""
     from chameleon_lab.games.chameleon.heuristics import HEURISTICS
-    from chameleon_lab.games.heuristics import after_move_of
 
-    forms = [(h.function, after_move_of(h.function)) for h in map(HEURISTICS.get, HEURISTICS)]
+    forms = [(h.function, h.after_move) for h in map(HEURISTICS.get, HEURISTICS)]
     forms = [(f, a) for f, a in forms if a is not None]
     assert len(forms) == 3  # pawns, pawns10roles, pawns100roles
     moves = np.empty((1, K.MAX_MOVES), dtype=np.int64)

@@ -71,8 +71,11 @@ class Heuristic:
     doc: str
     builtin: bool
     fingerprint: str
-    #: The heuristic's incremental form, if it has one (see :func:`after_move_of`).
-    after_move: Callable | None = None
+
+    @property
+    def after_move(self) -> Callable | None:
+        """The heuristic's incremental form, if it has one (see :func:`after_move_of`)."""
+        return after_move_of(self.function)
 
 
 #: Incremental forms by the identity of their heuristic (which the entry keeps alive).
@@ -158,7 +161,7 @@ class HeuristicRegistry:
                 + ("" if old.builtin else "; pass replace=True to replace it")
             )
         doc = inspect.getdoc(getattr(function, "py_func", function)) or ""
-        item = Heuristic(name, function, doc, builtin, fingerprint(function), after_move)
+        item = Heuristic(name, function, doc, builtin, fingerprint(function))
         self._items[key] = item
         if after_move is not None:
             _AFTER_MOVE[id(function)] = (function, after_move)
