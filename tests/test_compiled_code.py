@@ -8,6 +8,8 @@ These tests fail when a change brings such calls back; the results would not sho
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from numba import njit, types
@@ -15,9 +17,11 @@ from numba import njit, types
 from chameleon_lab.games.chameleon import CHAMELEON_OPS, Game
 from chameleon_lab.games.chameleon import kernel as K
 from chameleon_lab.games.chameleon.heuristics import count_pawns_100_roles
+from chameleon_lab.games.registry import get_game
 from chameleon_lab.search import improved as I
+from chameleon_lab.search import twoplayer as TP
 from chameleon_lab.search.api import search
-from chameleon_lab.search.core import bind
+from chameleon_lab.search.core import bind, leaf_evaluator, ops_of
 from chameleon_lab.thesis import nodes as T
 from chameleon_lab.thesis.driver import thesis_search
 
@@ -81,3 +85,17 @@ def test_every_games_protocol_functions_take_no_references(name):
         fresh = njit(**options)(function.py_func)
         fresh(*args)
         assert _increfs(fresh) == 0, (name, function.__name__)
+
+
+def test_the_suite_scores_its_leaves_inline_and_orders_by_a_call():
+    # the leaves' scoring (the sibling _leaf_value) is small enough for LLVM to inline
+    # it; a call per leaf would cost the loop what it saved over recursion. static_key
+    # stays a function of its own (see twoplayer.static_key)
+    game = get_game("tictactoe")
+    search(game.start(), "alphabeta", depth=2)
+    node = bind(TP.ab_node, ops_of(game), leaf_evaluator(game, None), siblings=TP.SIBLINGS,
+                _nrt=False)  # fmt: skip
+    llvm = node.inspect_llvm(node.signatures[0]).split("\ndefine")[1]
+    called = re.findall(r"call [^@\n]*@([\w.$]+)", llvm)
+    assert any("static_key" in name for name in called)
+    assert not any("leaf_value" in name for name in called)

@@ -154,7 +154,7 @@ def suite_search(
         ws = shared_workspace(SuiteWorkspace, ops, options.tt_bits)
     elif ws.game is not ops or ws.tt_bits != options.tt_bits:
         raise ValueError("the workspace was made for another game or table size")
-    node = bind(TP.ab_node, ops, evaluate, siblings={"static_key": TP.static_key}, _nrt=False)
+    node = bind(TP.ab_node, ops, evaluate, siblings=TP.SIBLINGS, _nrt=False)
     state = working_state(state)
     compile_for(node, state, 1, 0, 0.0, 0.0, 0, ws.tables, ws.tt_int, ws.tt_val)
     start = time.perf_counter_ns()  # the search's own time, without compiling

@@ -100,13 +100,40 @@ HISTORY_SIZE = 1 << 14
 #: Width of PVS's null window (values are floats).
 NULL_WINDOW = 1e-9
 
+# the suite's own stack: per ply, the frame of the node there while a child is searched
+# (see :func:`ab_node`); floats ...
+F_ALPHA = 0
+F_BETA = 1
+F_ALPHA0 = 2  # alpha on entry (the bound type of the stored value)
+F_BEST = 3
+F_COLUMNS = 4
+# ... and integers
+I_DEPTH = 0
+I_PLAYER = 1
+I_N = 2  # moves generated
+I_K = 3  # the child being searched (its place in the order) ...
+I_INDEX = 4  # ... and its index in moves[ply]
+I_SLOT = 5  # transposition table slot (-1: none) ...
+I_HASH = 6  # ... and the key
+I_BEST_MOVE = 7
+I_KEYED = 8  # the moves are searched in the order of their keys
+I_NULL = 9  # the child runs with PVS's null window
+I_COLUMNS = 10
+
+# what ab_node's loop does next
+_ENTER = 0  # evaluate or expand the node at ``ply``
+_NEXT = 1  # search the next child of the node at ``ply`` (its frame in the locals)
+_CHILD = 2  # take ``v``, the value of the child just searched, into the node at ``ply``
+_UP = 3  # hand ``v``, the value of the node at ``ply``, to its parent
+
 
 @functools.cache
 def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     """The record of the suite's scratch tables for a game's sizes: per ply the
     ``moves``, ``undo``, ordering ``keys``, their permutation ``perm``, ``killers`` and
     the triangular ``pv``; the ``leaf`` row, the ``ctl`` counters and switches, the
-    root's ordering keys and scores, the ``history`` table.
+    root's ordering keys and scores, the ``history`` table; the search's stack of
+    frames, ``fflt`` and ``fint`` (see :func:`ab_node`).
 
     :func:`ab_node` takes them as a one-element array of this record, not as eleven
     arrays (see :func:`.improved.tables_dtype`): TicTacToe's plain alpha-beta 1.10 ->
@@ -128,6 +155,8 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
             ("root_scores", np.float64, (max_moves,)),
             ("killers", np.int64, (p, 2)),
             ("history", np.float64, (HISTORY_SIZE,)),
+            ("fflt", np.float64, (p, F_COLUMNS)),
+            ("fint", np.int64, (p, I_COLUMNS)),
         ],
         align=True,
     )
@@ -139,7 +168,7 @@ def _unpack(tables):  # numba types it: an annotation would not be read
     t = tables[0]
     return (
         t.moves, t.undo, t.leaf, t.ctl, t.pv, t.keys, t.perm, t.root_keys, t.root_scores,
-        t.killers, t.history,
+        t.killers, t.history, t.fflt, t.fint,
     )  # fmt: skip
 
 
@@ -198,6 +227,38 @@ def static_key(state, m, tables, ply, p):  # pragma: no cover - compiled by bind
     return 2.0 * leaf[p] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
 
 
+def _leaf_value(state, leaf, ctl, ply, me, p):  # pragma: no cover - compiled by bind()
+    """The value for ``me`` of a leaf (``p``: the player to move there, -1 when the
+    game is over), counted; its principal variation ends here."""
+    evaluate(state, leaf)
+    ctl[S_EVALUATED] += 1
+    if p >= 0:
+        ctl[S_HORIZON] += 1
+    ctl[PV_LEN + ply] = ply
+    return 2.0 * leaf[me] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
+
+
+#: The helpers :func:`ab_node` calls by name, compiled with its bindings
+#: (:func:`.core.bind`'s ``siblings``).
+SIBLINGS = {"static_key": static_key, "_leaf_value": _leaf_value}
+
+
+@njit(cache=True, inline="always")
+def _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, beta, best, best_move):
+    """Store a node's value in its slot (depth-preferred: a slot of another search, of
+    the same position or of a shallower one is replaced), bounded by the window."""
+    stored = tt_int[slot, T_DEPTH_FLAG]
+    same = tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ctl[C_STAMP]
+    fresh = tt_int[slot, T_STAMP] != ctl[C_STAMP]
+    if fresh or same or (stored >> 2) - QMAX <= depth:
+        flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+        tt_int[slot, T_KEY] = h
+        tt_int[slot, T_STAMP] = ctl[C_STAMP]
+        tt_int[slot, T_DEPTH_FLAG] = (depth + QMAX) * 4 + flag
+        tt_int[slot, T_MOVE] = best_move
+        tt_val[slot] = best
+
+
 def ab_node(  # pragma: no cover - compiled by bind()
     state,
     depth,
@@ -210,141 +271,218 @@ def ab_node(  # pragma: no cover - compiled by bind()
     tt_val,
 ):
     """The value of ``state`` for ``me`` (the player to move, or, at a finished
-    position, the one whose turn it would be) within ``(alpha, beta)``, fail-soft."""
-    moves, undo, leaf, ctl, pv, keys, perm, root_keys, root_scores, killers, history = _unpack(
-        tables
-    )
-    p = player_of(state)
-    quiet_end = depth <= 0 and (ctl[O_QUIESCENCE] == 0 or depth <= -ctl[O_QUIESCENCE])
-    if p < 0 or quiet_end:
-        evaluate(state, leaf)
-        ctl[S_EVALUATED] += 1
-        if p >= 0:
-            ctl[S_HORIZON] += 1
-        ctl[PV_LEN + ply] = ply
-        return 2.0 * leaf[me] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
-    if out_of_budget(ctl):
-        return 0.0
-    other = ctl[C_PLAYER_A] + ctl[C_PLAYER_B] - p
+    position, the one whose turn it would be) within ``(alpha, beta)``, fail-soft.
+
+    The tree is walked by a loop over an explicit stack, not by recursion: the node at
+    each ply keeps its frame (window, best value, the child being searched, its table
+    slot) in the tables' ``fflt`` and ``fint`` rows while its child runs. numba passes
+    every array to a recursive call as seven to nine machine words, and the calls
+    cost more than the game's moves: a minimal alpha-beta over the same TicTacToe
+    kernel took 40 ns a node recursive and 21 ns as a loop. The loop moves between
+    three steps (``_ENTER``, ``_NEXT``, ``_UP``), each the part of the recursive node
+    function before, between and after its calls.
+    """
+    (
+        moves, undo, leaf, ctl, pv, keys, perm, root_keys, root_scores, killers, history,
+        fflt, fint,
+    ) = _unpack(tables)  # fmt: skip
+    top = ply
     prune = ctl[O_PRUNE] != 0
-    best = -np.inf
-    if depth <= 0:  # quiescence: stand pat, then the noisy moves only
-        evaluate(state, leaf)
-        ctl[S_EVALUATED] += 1
-        ctl[S_QNODES] += 1
-        ctl[PV_LEN + ply] = ply
-        best = 2.0 * leaf[p] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
-        if best >= beta:
-            return best
-        alpha = max(alpha, best)
-        n = noisy(state, moves, ply)
-    else:
-        n = generate(state, moves, ply)
-    # transposition table: the stored move first; the value at the same depth only
+    step = _ENTER
+    v = 0.0
+    # the frame of the node at ``ply`` (stored in fflt/fint while a child runs)
+    p = 0
+    n = 0
+    k = 0
+    i = 0
     slot = -1
     h = 0
-    tt_move = -1
-    if tt_int.shape[0] > 0 and ply > 0:
-        h = key(state)
-        slot = h & (tt_int.shape[0] - 1)
-        if tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ctl[C_STAMP]:
-            tt_move = tt_int[slot, T_MOVE]
-            info = tt_int[slot, T_DEPTH_FLAG]
-            if (info >> 2) - QMAX == depth:
-                flag = info & 3
-                v = tt_val[slot]
-                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                    ctl[S_TT_HITS] += 1
-                    ctl[PV_LEN + ply] = ply
-                    return v
-    ctl[S_EXPANDED] += 1
-    # ordering keys: the table's move, killers, static value, history; else generation
-    order = ctl[O_ORDERING] > 0 and depth >= ctl[O_ORDERING]
-    # without a table move, killers, ordering or history every key is 0: skip them all
-    keyed = ply == 0 or tt_move >= 0 or order or ctl[O_KILLERS] or ctl[O_HISTORY]
-    for i in range(n if keyed else 0):
-        perm[ply, i] = i
-        m = moves[ply, i]
-        if ply == 0:
-            keys[ply, i] = root_keys[i]
-            continue
-        score = 0.0
-        if m == tt_move:
-            score = _BIG
-        elif ctl[O_KILLERS] and (m == killers[ply, 0] or m == killers[ply, 1]):
-            score = _BIG / 2 if m == killers[ply, 0] else _BIG / 4
-        elif order:
-            score = static_key(state, m, tables, ply, p)
-        elif ctl[O_HISTORY]:
-            score = history[m & (HISTORY_SIZE - 1)]
-        keys[ply, i] = score
-    alpha0 = alpha
     best_move = -1
-    for k in range(n):
-        i = k
-        if keyed:
-            _select(keys, perm, ply, k, n)
-            i = perm[ply, k]
-        m = moves[ply, i]
-        make(state, m, undo, ply)
-        # PVS: every move after the first with a null window first
-        null = k > 0 and ctl[O_PVS] != 0 and prune
-        v = -ab_node(
-            state,
-            depth - 1,
-            ply + 1,
-            -alpha - NULL_WINDOW if null else -beta,
-            -alpha,
-            other,
-            tables,
-            tt_int,
-            tt_val,
-        )
-        if null and alpha < v < beta and not ctl[C_ABORTED]:  # failed high: search again
-            ctl[S_RESEARCHES] += 1
-            v = -ab_node(
-                state,
-                depth - 1,
-                ply + 1,
-                -beta,
-                -v,
-                other,
-                tables,
-                tt_int,
-                tt_val,
-            )
-        unmake(state, undo, ply)
-        if ctl[C_ABORTED]:
-            return 0.0
-        if ply == 0:
-            root_scores[i] = v
-        if v > best:
-            best = v
-            best_move = m
-            _pv_take(pv, ctl, ply, m)
-            if prune and v > alpha:
-                alpha = v
-        if prune and alpha >= beta:
-            ctl[S_CUTOFFS] += 1
-            if k == 0:
-                ctl[S_FIRST_CUTOFFS] += 1
-            if ctl[O_KILLERS] and m != killers[ply, 0]:
-                killers[ply, 1] = killers[ply, 0]
-                killers[ply, 0] = m
-            if ctl[O_HISTORY] and depth > 0:
-                history[m & (HISTORY_SIZE - 1)] += depth * depth
-            break
-    if n == 0:  # quiescence without noisy moves: the stand-pat value
-        return best
-    if slot >= 0:
-        stored = tt_int[slot, T_DEPTH_FLAG]
-        same = tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ctl[C_STAMP]
-        fresh = tt_int[slot, T_STAMP] != ctl[C_STAMP]
-        if fresh or same or (stored >> 2) - QMAX <= depth:  # depth-preferred
-            flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
-            tt_int[slot, T_KEY] = h
-            tt_int[slot, T_STAMP] = ctl[C_STAMP]
-            tt_int[slot, T_DEPTH_FLAG] = (depth + QMAX) * 4 + flag
-            tt_int[slot, T_MOVE] = best_move
-            tt_val[slot] = best
-    return best
+    keyed = False
+    null = False
+    best = 0.0
+    alpha0 = 0.0
+    known = False  # whether p already holds the player to move at the node entered
+    while True:
+        if step == _ENTER:
+            step = _UP  # unless the node's children are searched
+            if not known:  # else _NEXT found it when it made the move
+                p = player_of(state)
+            known = False
+            quiet_end = depth <= 0 and (ctl[O_QUIESCENCE] == 0 or depth <= -ctl[O_QUIESCENCE])
+            if p < 0 or quiet_end:
+                v = _leaf_value(state, leaf, ctl, ply, me, p)
+                continue
+            if out_of_budget(ctl):
+                v = 0.0
+                continue
+            best = -np.inf
+            if depth <= 0:  # quiescence: stand pat, then the noisy moves only
+                evaluate(state, leaf)
+                ctl[S_EVALUATED] += 1
+                ctl[S_QNODES] += 1
+                ctl[PV_LEN + ply] = ply
+                best = 2.0 * leaf[p] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
+                if best >= beta:
+                    v = best
+                    continue
+                alpha = max(alpha, best)
+                n = noisy(state, moves, ply)
+            else:
+                n = generate(state, moves, ply)
+            # transposition table: the stored move first; the value at the same depth only
+            slot = -1
+            h = 0
+            tt_move = -1
+            if tt_int.shape[0] > 0 and ply > 0:
+                h = key(state)
+                slot = h & (tt_int.shape[0] - 1)
+                if tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ctl[C_STAMP]:
+                    tt_move = tt_int[slot, T_MOVE]
+                    info = tt_int[slot, T_DEPTH_FLAG]
+                    if (info >> 2) - QMAX == depth:
+                        flag = info & 3
+                        tv = tt_val[slot]
+                        if (
+                            flag == EXACT
+                            or (flag == LOWER and tv >= beta)
+                            or (flag == UPPER and tv <= alpha)
+                        ):
+                            ctl[S_TT_HITS] += 1
+                            ctl[PV_LEN + ply] = ply
+                            v = tv
+                            continue
+            ctl[S_EXPANDED] += 1
+            # ordering keys: the table's move, killers, static value, history; else
+            # generation order
+            order = ctl[O_ORDERING] > 0 and depth >= ctl[O_ORDERING]
+            # without a table move, killers, ordering or history every key is 0: skip them
+            keyed = ply == 0 or tt_move >= 0 or order or ctl[O_KILLERS] or ctl[O_HISTORY]
+            for j in range(n if keyed else 0):
+                perm[ply, j] = j
+                m = moves[ply, j]
+                if ply == 0:
+                    keys[ply, j] = root_keys[j]
+                    continue
+                score = 0.0
+                if m == tt_move:
+                    score = _BIG
+                elif ctl[O_KILLERS] and (m == killers[ply, 0] or m == killers[ply, 1]):
+                    score = _BIG / 2 if m == killers[ply, 0] else _BIG / 4
+                elif order:
+                    score = static_key(state, m, tables, ply, p)
+                elif ctl[O_HISTORY]:
+                    score = history[m & (HISTORY_SIZE - 1)]
+                keys[ply, j] = score
+            alpha0 = alpha
+            best_move = -1
+            k = 0
+            # the parts of the frame that stay while the children are searched
+            fflt[ply, F_BETA] = beta
+            fflt[ply, F_ALPHA0] = alpha0
+            fint[ply, I_DEPTH] = depth
+            fint[ply, I_PLAYER] = p
+            fint[ply, I_N] = n
+            fint[ply, I_SLOT] = slot
+            fint[ply, I_HASH] = h
+            fint[ply, I_KEYED] = keyed
+            step = _NEXT
+        elif step == _NEXT:
+            if k >= n:  # every child searched (none: quiescence without noisy moves)
+                if n > 0 and slot >= 0:
+                    _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, beta, best, best_move)
+                v = best
+                step = _UP
+                continue
+            i = k
+            if keyed:
+                _select(keys, perm, ply, k, n)
+                i = perm[ply, k]
+            make(state, moves[ply, i], undo, ply)
+            # PVS: every move after the first with a null window first
+            null = k > 0 and ctl[O_PVS] != 0 and prune
+            other = ctl[C_PLAYER_A] + ctl[C_PLAYER_B] - p
+            # a child that is a leaf is scored here, without a frame
+            q = player_of(state)
+            if q < 0 or (
+                depth <= 1 and (ctl[O_QUIESCENCE] == 0 or depth - 1 <= -ctl[O_QUIESCENCE])
+            ):
+                v = -_leaf_value(state, leaf, ctl, ply + 1, other, q)
+                if null and alpha < v < beta:  # failed high: scored again, as a search
+                    ctl[S_RESEARCHES] += 1
+                    v = -_leaf_value(state, leaf, ctl, ply + 1, other, q)
+                step = _CHILD
+                continue
+            fflt[ply, F_ALPHA] = alpha
+            fflt[ply, F_BEST] = best
+            fint[ply, I_K] = k
+            fint[ply, I_INDEX] = i
+            fint[ply, I_BEST_MOVE] = best_move
+            fint[ply, I_NULL] = null
+            alpha, beta = (-alpha - NULL_WINDOW if null else -beta), -alpha
+            depth -= 1
+            ply += 1
+            me = other
+            p = q
+            known = True
+            step = _ENTER
+        elif step == _UP:
+            if ply == top:
+                return v
+            ply -= 1
+            alpha = fflt[ply, F_ALPHA]
+            beta = fflt[ply, F_BETA]
+            alpha0 = fflt[ply, F_ALPHA0]
+            best = fflt[ply, F_BEST]
+            depth = fint[ply, I_DEPTH]
+            p = fint[ply, I_PLAYER]
+            n = fint[ply, I_N]
+            k = fint[ply, I_K]
+            i = fint[ply, I_INDEX]
+            slot = fint[ply, I_SLOT]
+            h = fint[ply, I_HASH]
+            best_move = fint[ply, I_BEST_MOVE]
+            keyed = fint[ply, I_KEYED] != 0
+            null = fint[ply, I_NULL] != 0
+            v = -v
+            if null and alpha < v < beta and not ctl[C_ABORTED]:  # failed high: again
+                ctl[S_RESEARCHES] += 1
+                fint[ply, I_NULL] = 0
+                alpha, beta = -beta, -v
+                depth -= 1
+                ply += 1
+                me = ctl[C_PLAYER_A] + ctl[C_PLAYER_B] - p
+                step = _ENTER
+                continue
+            step = _CHILD
+        else:  # _CHILD
+            unmake(state, undo, ply)
+            if ctl[C_ABORTED]:
+                step = _UP
+                v = 0.0
+                continue
+            m = moves[ply, i]
+            if ply == 0:
+                root_scores[i] = v
+            if v > best:
+                best = v
+                best_move = m
+                _pv_take(pv, ctl, ply, m)
+                if prune and v > alpha:
+                    alpha = v
+            if prune and alpha >= beta:
+                ctl[S_CUTOFFS] += 1
+                if k == 0:
+                    ctl[S_FIRST_CUTOFFS] += 1
+                if ctl[O_KILLERS] and m != killers[ply, 0]:
+                    killers[ply, 1] = killers[ply, 0]
+                    killers[ply, 0] = m
+                if ctl[O_HISTORY] and depth > 0:
+                    history[m & (HISTORY_SIZE - 1)] += depth * depth
+                if slot >= 0:
+                    _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, beta, best, best_move)
+                v = best
+                step = _UP
+                continue
+            k += 1
+            step = _NEXT
