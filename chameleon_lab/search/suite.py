@@ -163,24 +163,28 @@ def suite_search(
     ctl = ws.ctl
     ws.searches += 1
     o = options
+    node_limit = budget.nodes or 0
+    deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
+    # with iterative deepening the first iteration always completes (no budget)
     TP.prepare(
         ws.tables, ws.searches, o.prune, o.ordering, o.pvs, o.killers, o.history,
-        o.quiescence, players, n,
+        o.quiescence, players, n, 0 if o.iterative else node_limit,
+        0 if o.iterative else deadline,
     )  # fmt: skip
     max_depth = budget.depth or MAX_DEPTH
-    deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
     depths = range(1, max_depth + 1) if options.iterative else [max_depth]
     done = None
     previous = 0.0
     researches = 0
 
     def run(depth: int, alpha: float, beta: float) -> float:
-        ws.root_scores[:n] = np.nan
         return node(state, depth, 0, alpha, beta, me, ws.tables, ws.tt_int, ws.tt_val)
 
     for i, depth in enumerate(depths):
-        if i == 1 or not options.iterative:  # the first iteration always completes
-            ctl[C_NODE_LIMIT] = budget.nodes or 0
+        if i > 0:  # prepare() readied the first iteration
+            ws.root_scores[:n] = np.nan
+        if i == 1:  # iterative deepening: the budgets apply from the second iteration
+            ctl[C_NODE_LIMIT] = node_limit
             ctl[C_DEADLINE] = deadline
             ctl[C_NEXT_CHECK] = 0
         horizon = ctl[S_HORIZON]
@@ -189,6 +193,7 @@ def suite_search(
             value = run(depth, alpha, beta)
             if not ctl[C_ABORTED] and (value <= alpha or value >= beta):
                 researches += 1
+                ws.root_scores[:n] = np.nan
                 value = run(depth, -np.inf, np.inf)
         else:
             value = run(depth, -np.inf, np.inf)
@@ -205,24 +210,25 @@ def suite_search(
     if done is None:
         raise ValueError("the budget ran out before the first iteration completed")
     depth, scores, index, pv, exact = done
+    c = ctl.tolist()  # the counters as Python ints, in one call
     return RootResult(
         index=index,
         scores=scores,
         depth=float(depth),
-        expanded=int(ctl[S_EXPANDED]),
-        evaluated=int(ctl[S_EVALUATED]),
+        expanded=c[S_EXPANDED],
+        evaluated=c[S_EVALUATED],
         seconds=(time.perf_counter_ns() - start) / 1e9,
         moves=ws.moves[0, :n].copy(),
         pv=pv,
-        tt_hits=int(ctl[S_TT_HITS]),
+        tt_hits=c[S_TT_HITS],
         exact=exact,
         counters={
-            "cutoffs": int(ctl[TP.S_CUTOFFS]),
-            "first_move_cutoffs": int(ctl[TP.S_FIRST_CUTOFFS]),
-            "pvs_researches": int(ctl[TP.S_RESEARCHES]),
+            "cutoffs": c[TP.S_CUTOFFS],
+            "first_move_cutoffs": c[TP.S_FIRST_CUTOFFS],
+            "pvs_researches": c[TP.S_RESEARCHES],
             "aspiration_researches": researches,
-            "order_evaluations": int(ctl[TP.S_ORDER_EVALS]),
-            "quiescence_nodes": int(ctl[TP.S_QNODES]),
+            "order_evaluations": c[TP.S_ORDER_EVALS],
+            "quiescence_nodes": c[TP.S_QNODES],
         },
     )
 

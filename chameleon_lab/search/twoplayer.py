@@ -49,6 +49,8 @@ from .core import evaluate, generate, key, make, noisy, player_of, unmake
 from .improved import (
     _BIG,
     C_ABORTED,
+    C_DEADLINE,
+    C_NODE_LIMIT,
     C_STAMP,
     MAX_PLIES,
     PV_LEN,
@@ -184,11 +186,14 @@ def prepare(
     quiescence: int,
     players: tuple[int, int],
     n_root: int,
+    node_limit: int,
+    deadline: int,
 ) -> None:
     """Make the tables ready for a new search: counters to zero, the search's ``stamp``
-    (table entries of other searches are ignored), the switches (see the module doc)
-    and the two players into ``ctl``, killers and history cleared where they are on,
-    the root's ordering keys to zero. One compiled call: as numpy item assignments
+    (table entries of other searches are ignored), the switches (see the module doc),
+    the two players and the budgets of the first iteration (0: none) into ``ctl``,
+    killers and history cleared where they are on, the root's ordering keys to zero
+    and its scores to NaN (not searched). One compiled call: as numpy item assignments
     from Python they took a third of a small search's time."""
     t = tables[0]
     ctl = t.ctl
@@ -201,11 +206,14 @@ def prepare(
     ctl[O_HISTORY] = history
     ctl[O_QUIESCENCE] = quiescence
     ctl[C_PLAYER_A], ctl[C_PLAYER_B] = players
+    ctl[C_NODE_LIMIT] = node_limit
+    ctl[C_DEADLINE] = deadline
     if killers:
         t.killers[:] = -1
     if history:
         t.history[:] = 0.0
     t.root_keys[:n_root] = 0.0
+    t.root_scores[:n_root] = np.nan
 
 
 def static_key(state, m, tables, ply, p):  # pragma: no cover - compiled by bind()
