@@ -287,8 +287,11 @@ def ab_node(  # pragma: no cover - compiled by bind()
     every array to a recursive call as seven to nine machine words, and the calls
     cost more than the game's moves: a minimal alpha-beta over the same TicTacToe
     kernel took 40 ns a node recursive and 21 ns as a loop. The loop moves between
-    three steps (``_ENTER``, ``_NEXT``, ``_UP``), each the part of the recursive node
-    function before, between and after its calls.
+    four steps: ``_ENTER`` a node (score a leaf, or generate and key the moves),
+    ``_NEXT`` (make the next child; a leaf child is scored at once, without a frame),
+    ``_CHILD`` (take its value, or cut off) and ``_UP`` (hand the node's value to its
+    parent, or search the child again after PVS's null window failed high): the parts
+    of the recursive node function before, between and after its calls.
     """
     (
         moves, undo, leaf, ctl, pv, keys, perm, root_keys, root_scores, killers, history,
