@@ -235,6 +235,13 @@ def static_key(state, m, tables, ply, p):  # pragma: no cover - compiled by bind
     return 2.0 * leaf[p] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
 
 
+@njit(cache=True, inline="always")
+def _quiet_end(ctl, depth):
+    """Whether a node ``depth`` plies above the depth limit is scored as a leaf even
+    though the game goes on: at or below the limit, unless quiescence searches on."""
+    return depth <= 0 and (ctl[O_QUIESCENCE] == 0 or depth <= -ctl[O_QUIESCENCE])
+
+
 def _leaf_value(state, leaf, ctl, ply, me, p):  # pragma: no cover - compiled by bind()
     """The value for ``me`` of a leaf (``p``: the player to move there, -1 when the
     game is over), counted; its principal variation ends here."""
@@ -313,17 +320,18 @@ def ab_node(  # pragma: no cover - compiled by bind()
     null = False
     best = 0.0
     alpha0 = 0.0
-    known = False  # whether p already holds the player to move at the node entered
+    # whether p already holds the player to move at the node entered: every node but
+    # the top one is entered knowing it, and knowing it is no leaf (see _NEXT)
+    known = False
     while True:
         if step == _ENTER:
             step = _UP  # unless the node's children are searched
-            if not known:  # else _NEXT found it when it made the move
+            if not known:  # the top node, which may be a leaf
                 p = player_of(state)
+                if p < 0 or _quiet_end(ctl, depth):
+                    v = _leaf_value(state, leaf, ctl, ply, me, p)
+                    continue
             known = False
-            quiet_end = depth <= 0 and (ctl[O_QUIESCENCE] == 0 or depth <= -ctl[O_QUIESCENCE])
-            if p < 0 or quiet_end:
-                v = _leaf_value(state, leaf, ctl, ply, me, p)
-                continue
             if out_of_budget(ctl):
                 v = 0.0
                 continue
@@ -415,9 +423,7 @@ def ab_node(  # pragma: no cover - compiled by bind()
             other = ctl[C_PLAYER_A] + ctl[C_PLAYER_B] - p
             # a child that is a leaf is scored here, without a frame
             q = player_of(state)
-            if q < 0 or (
-                depth <= 1 and (ctl[O_QUIESCENCE] == 0 or depth - 1 <= -ctl[O_QUIESCENCE])
-            ):
+            if q < 0 or _quiet_end(ctl, depth - 1):
                 v = -_leaf_value(state, leaf, ctl, ply + 1, other, q)
                 if null and alpha < v < beta:  # failed high: scored again, as a search
                     ctl[S_RESEARCHES] += 1
@@ -463,6 +469,8 @@ def ab_node(  # pragma: no cover - compiled by bind()
                 depth -= 1
                 ply += 1
                 me = ctl[C_PLAYER_A] + ctl[C_PLAYER_B] - p
+                p = me  # no leaf (else _NEXT had scored it), so the opponent moves there
+                known = True
                 step = _ENTER
                 continue
             step = _CHILD
