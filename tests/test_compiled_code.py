@@ -93,9 +93,14 @@ def test_the_suite_scores_its_leaves_inline_and_orders_by_a_call():
     # stays a function of its own (see twoplayer.static_key)
     game = get_game("tictactoe")
     search(game.start(), "alphabeta", depth=2)
-    node = bind(TP.ab_node, ops_of(game), leaf_evaluator(game, None), siblings=TP.SIBLINGS,
-                _nrt=False)  # fmt: skip
+    root = bind(TP.ab_root, ops_of(game), leaf_evaluator(game, None),
+                siblings=TP.ROOT_SIBLINGS, _nrt=False)  # fmt: skip
+    node = root.py_func.__globals__["ab_node"]  # the copy the search runs
     llvm = node.inspect_llvm(node.signatures[0]).split("\ndefine")[1]
     called = re.findall(r"call [^@\n]*@([\w.$]+)", llvm)
     assert any("static_key" in name for name in called)
     assert not any("leaf_value" in name for name in called)
+    # the root function calls the node function (one copy of the tree's code)
+    root_llvm = root.inspect_llvm(root.signatures[0]).split("\ndefine")[1]
+    assert any("ab_node" in name for name in re.findall(r"call [^@\n]*@([\w.$]+)", root_llvm))
+    assert "@NRT_incref(" not in root_llvm

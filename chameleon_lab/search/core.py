@@ -246,11 +246,18 @@ class RootResult:
 def check_root(game: GameOps, state: np.ndarray, moves: np.ndarray) -> int:
     """Generate the root's moves into ``moves[0]``; ``ValueError`` if there is none."""
     if game.player_of(state) < 0:
+        return root_moves(-1)
+    return root_moves(game.generate(state, moves, 0))
+
+
+def root_moves(n: int) -> int:
+    """``n``, the number of a root's moves as a search found them (-1: the game is
+    over), as an int; ``ValueError`` when there is no move to choose."""
+    if n < 0:
         raise ValueError("the position is already over: there is no move to choose")
-    n = game.generate(state, moves, 0)
     if n == 0:
         raise ValueError("the player to move has no legal move: there is no move to choose")
-    return n
+    return int(n)
 
 
 def working_state(state: np.ndarray) -> np.ndarray:

@@ -22,6 +22,7 @@ gives the same move on every machine.
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -35,13 +36,13 @@ from .core import (
     Budget,
     RootResult,
     bind,
-    check_root,
     check_tt_bits,
     compile_for,
     leaf_evaluator,
     ops_of,
     resident_zeros,
     resolve_game,
+    root_moves,
     scratch_record,
     shared_workspace,
     state_of,
@@ -49,9 +50,6 @@ from .core import (
 )
 from .improved import (
     C_ABORTED,
-    C_DEADLINE,
-    C_NEXT_CHECK,
-    C_NODE_LIMIT,
     S_EVALUATED,
     S_EXPANDED,
     S_HORIZON,
@@ -90,11 +88,7 @@ class SuiteOptions:
                 f"(0..{MAX_DEPTH}), got {ordering!r}"
             )
         a = self.aspiration
-        if (
-            isinstance(a, bool)
-            or not isinstance(a, (int, float, np.number))
-            or not (np.isfinite(a) and a >= 0)
-        ):
+        if not _half_width(a):
             raise ValueError(f"aspiration is a window half-width >= 0 (0: off), got {a!r}")
         if a and not self.iterative:
             raise ValueError(
@@ -107,6 +101,26 @@ class SuiteOptions:
             raise ValueError(f"quiescence is a number of plies 0..{MAX_QUIESCENCE}, got {q!r}")
         if not 0 <= q <= MAX_QUIESCENCE:
             raise ValueError(f"quiescence is a number of plies 0..{MAX_QUIESCENCE}, got {q!r}")
+        # Python's own types (numpy's bool and numbers are accepted): the compiled
+        # search is typed by its arguments, and another type would compile it again
+        for name, kind in _KINDS:
+            value = getattr(self, name)
+            if type(value) is not kind:
+                object.__setattr__(self, name, kind(value))
+
+
+def _half_width(a: Any) -> bool:
+    """Whether ``a`` is a finite real number >= 0 (a bool is none here)."""
+    if isinstance(a, bool) or not isinstance(a, (int, float, np.integer, np.floating)):
+        return False
+    try:
+        return a >= 0 and math.isfinite(a)
+    except OverflowError:  # an int beyond every float
+        return False
+
+
+#: Each option's type: the type of its default.
+_KINDS = tuple((f.name, type(f.default)) for f in fields(SuiteOptions))
 
 
 #: The option names of the suite (the ``alphabeta`` algorithm takes them all but prune).
@@ -154,59 +168,52 @@ def suite_search(
         ws = shared_workspace(SuiteWorkspace, ops, options.tt_bits)
     elif ws.game is not ops or ws.tt_bits != options.tt_bits:
         raise ValueError("the workspace was made for another game or table size")
-    node = bind(TP.ab_node, ops, evaluate, siblings=TP.SIBLINGS, _nrt=False)
+    root = bind(TP.ab_root, ops, evaluate, siblings=TP.ROOT_SIBLINGS, _nrt=False)
     state = working_state(state)
-    compile_for(node, state, 1, 0, 0.0, 0.0, 0, ws.tables, ws.tt_int, ws.tt_val)
+    o = options
+    switches = (o.prune, o.ordering, o.pvs, o.killers, o.history, o.quiescence, *players)
+    compile_for(root, state, 1, 0.0, 0.0, ws.tables, ws.tt_int, ws.tt_val, 0, 0, 0, 0,
+                *switches)  # fmt: skip
     start = time.perf_counter_ns()  # the search's own time, without compiling
-    n = check_root(ops, state, ws.moves)
-    me = int(ops.player_of(state))
     ctl = ws.ctl
     ws.searches += 1
-    o = options
     node_limit = budget.nodes or 0
     deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
-    # with iterative deepening the first iteration always completes (no budget)
-    TP.prepare(
-        ws.tables, ws.searches, o.prune, o.ordering, o.pvs, o.killers, o.history,
-        o.quiescence, players, n, 0 if o.iterative else node_limit,
-        0 if o.iterative else deadline,
-    )  # fmt: skip
     max_depth = budget.depth or MAX_DEPTH
-    depths = range(1, max_depth + 1) if options.iterative else [max_depth]
+    depths = range(1, max_depth + 1) if o.iterative else [max_depth]
     done = None
     previous = 0.0
     researches = 0
+    n = 0
 
-    def run(depth: int, alpha: float, beta: float) -> float:
-        return node(state, depth, 0, alpha, beta, me, ws.tables, ws.tt_int, ws.tt_val)
+    def run(depth: int, alpha: float, beta: float, mode: int) -> float:
+        # with iterative deepening the first iteration always completes (no budget)
+        first = o.iterative and mode == TP.NEW_SEARCH
+        return root(state, depth, alpha, beta, ws.tables, ws.tt_int, ws.tt_val, mode,
+                    0 if first else node_limit, 0 if first else deadline, ws.searches,
+                    *switches)  # fmt: skip
 
     for i, depth in enumerate(depths):
-        if i > 0:  # prepare() readied the first iteration
-            ws.root_scores[:n] = np.nan
-        if i == 1:  # iterative deepening: the budgets apply from the second iteration
-            ctl[C_NODE_LIMIT] = node_limit
-            ctl[C_DEADLINE] = deadline
-            ctl[C_NEXT_CHECK] = 0
-        horizon = ctl[S_HORIZON]
-        if options.aspiration and done is not None:
-            alpha, beta = previous - options.aspiration, previous + options.aspiration
-            value = run(depth, alpha, beta)
+        mode = TP.NEXT_DEPTH if i else TP.NEW_SEARCH
+        horizon = ctl[S_HORIZON] if i else 0
+        if o.aspiration and done is not None:
+            alpha, beta = previous - o.aspiration, previous + o.aspiration
+            value = run(depth, alpha, beta, mode)
             if not ctl[C_ABORTED] and (value <= alpha or value >= beta):
                 researches += 1
-                ws.root_scores[:n] = np.nan
-                value = run(depth, -np.inf, np.inf)
+                value = run(depth, -np.inf, np.inf, TP.AGAIN)
         else:
-            value = run(depth, -np.inf, np.inf)
+            value = run(depth, -np.inf, np.inf, mode)
+        if i == 0:
+            n = root_moves(ctl[TP.C_ROOT_N])
         if ctl[C_ABORTED]:
             break
-        best = ws.moves[0, :n].tolist().index(ws.pv[0, 0])
         exact = bool(ctl[S_HORIZON] == horizon and ctl[TP.S_QNODES] == 0)
-        done = (depth, ws.root_scores[:n].copy(), best, ws.pv[0, : ctl[_PV_LEN]].copy(), exact)
+        pv = ws.pv[0, : ctl[_PV_LEN]].copy()
+        done = (depth, ws.root_scores[:n].copy(), int(ctl[TP.C_ROOT_BEST]), pv, exact)
         previous = value
         if exact or depth == depths[-1] or (deadline and time.perf_counter_ns() >= deadline):
             break
-        scores = np.where(np.isnan(ws.root_scores[:n]), -np.inf, ws.root_scores[:n])
-        ws.root_keys[:n] = scores
     if done is None:
         raise ValueError("the budget ran out before the first iteration completed")
     depth, scores, index, pv, exact = done

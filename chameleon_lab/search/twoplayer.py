@@ -50,6 +50,7 @@ from .improved import (
     _BIG,
     C_ABORTED,
     C_DEADLINE,
+    C_NEXT_CHECK,
     C_NODE_LIMIT,
     C_STAMP,
     MAX_PLIES,
@@ -80,7 +81,9 @@ O_HISTORY = _BASE + 8
 O_QUIESCENCE = _BASE + 9  # quiescence plies (0: off)
 C_PLAYER_A = _BASE + 10  # the two players (the opponent of p is A + B - p)
 C_PLAYER_B = _BASE + 11
-CTL_SIZE = _BASE + 12
+C_ROOT_N = _BASE + 12  # written by ab_root: the root's moves (0: none, -1: game over)
+C_ROOT_BEST = _BASE + 13  # ... and the index in moves[0] of the best (-1: aborted)
+CTL_SIZE = _BASE + 14
 
 # transposition table columns
 T_KEY = 0
@@ -128,6 +131,11 @@ _NEXT = 1  # search the next child of the node at ``ply`` (its frame in the loca
 _CHILD = 2  # take ``v``, the value of the child just searched, into the node at ``ply``
 _UP = 3  # hand ``v``, the value of the node at ``ply``, to its parent
 
+# what ab_root does before it searches
+NEW_SEARCH = 0  # prepare the tables for a new search (counters, switches, root keys)
+NEXT_DEPTH = 1  # the next iteration: the root's moves ordered by the last one's scores
+AGAIN = 2  # the same iteration again (an aspiration window failed): the same order
+
 
 @functools.cache
 def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
@@ -174,28 +182,14 @@ def _unpack(tables):  # numba types it: an annotation would not be read
     )  # fmt: skip
 
 
-@njit(cache=True)
-def prepare(
-    tables,  # numba types it: an annotation would not be read
-    stamp: int,
-    prune: bool,
-    ordering: int,
-    pvs: bool,
-    killers: bool,
-    history: bool,
-    quiescence: int,
-    players: tuple[int, int],
-    n_root: int,
-    node_limit: int,
-    deadline: int,
-) -> None:
-    """Make the tables ready for a new search: counters to zero, the search's ``stamp``
-    (table entries of other searches are ignored), the switches (see the module doc),
-    the two players and the budgets of the first iteration (0: none) into ``ctl``,
-    killers and history cleared where they are on, the root's ordering keys to zero
-    and its scores to NaN (not searched). One compiled call: as numpy item assignments
-    from Python they took a third of a small search's time."""
-    t = tables[0]
+@njit(cache=True, inline="always")
+def _prepare(t, stamp, prune, ordering, pvs, killers, history, quiescence, player_a, player_b,
+             n_root):  # fmt: skip
+    """Make the tables ``t`` (the record) ready for a new search: counters to zero, the
+    search's ``stamp`` (table entries of other searches are ignored), the switches (see
+    the module doc) and the two players into ``ctl``, killers and history cleared where
+    they are on, the root's ordering keys to zero and its scores to NaN (not searched).
+    """
     ctl = t.ctl
     ctl[:] = 0
     ctl[C_STAMP] = stamp
@@ -205,9 +199,8 @@ def prepare(
     ctl[O_KILLERS] = killers
     ctl[O_HISTORY] = history
     ctl[O_QUIESCENCE] = quiescence
-    ctl[C_PLAYER_A], ctl[C_PLAYER_B] = players
-    ctl[C_NODE_LIMIT] = node_limit
-    ctl[C_DEADLINE] = deadline
+    ctl[C_PLAYER_A] = player_a
+    ctl[C_PLAYER_B] = player_b
     if killers:
         t.killers[:] = -1
     if history:
@@ -505,3 +498,77 @@ def ab_node(  # pragma: no cover - compiled by bind()
                 continue
             k += 1
             step = _NEXT
+
+
+def ab_root(  # pragma: no cover - compiled by bind()
+    state,
+    depth,
+    alpha,
+    beta,
+    tables,
+    tt_int,
+    tt_val,
+    mode,
+    node_limit,
+    deadline,
+    stamp,
+    prune,
+    ordering,
+    pvs,
+    killers,
+    history,
+    quiescence,
+    player_a,
+    player_b,
+):
+    """One search of the root ``state`` to ``depth`` within ``(alpha, beta)``: the value
+    for the player to move (NaN when there is no move to search).
+
+    It does in one compiled call what the driver (:func:`.suite.suite_search`) did
+    around the node function in Python, five calls that took half of a small search's
+    own time (Othello to depth 4, ~80 nodes): the root's player and moves, the tables
+    made ready, the search, the index of the best move. ``mode`` says what comes
+    before the search: a ``NEW_SEARCH`` prepares the tables (``stamp`` and the switches
+    after it, see :func:`_prepare`); the ``NEXT_DEPTH`` of iterative deepening orders
+    the root's moves by the last iteration's scores (best first, unsearched last);
+    ``AGAIN`` keeps the order. The budgets (``node_limit`` nodes, the ``deadline`` in
+    ``perf_counter_ns``; 0: none) apply from this call on; the clock is read at once
+    when they change.
+
+    It writes into ``ctl`` ``C_ROOT_N``, the number of root moves (0: the player to
+    move has none, -1: the game is over; no search then), and ``C_ROOT_BEST``, the
+    index in ``moves[0]`` of the principal variation's first move (-1 when a budget
+    stopped the search).
+    """
+    t = tables[0]
+    ctl = t.ctl
+    me = player_of(state)
+    n = generate(state, t.moves, 0) if me >= 0 else -1
+    if mode == NEW_SEARCH:
+        _prepare(t, stamp, prune, ordering, pvs, killers, history, quiescence, player_a,
+                 player_b, max(n, 0))  # fmt: skip
+    else:
+        for j in range(n):
+            if mode == NEXT_DEPTH:
+                s = t.root_scores[j]
+                t.root_keys[j] = -np.inf if np.isnan(s) else s
+            t.root_scores[j] = np.nan
+    if ctl[C_NODE_LIMIT] != node_limit or ctl[C_DEADLINE] != deadline:
+        ctl[C_NODE_LIMIT] = node_limit
+        ctl[C_DEADLINE] = deadline
+        ctl[C_NEXT_CHECK] = 0
+    ctl[C_ROOT_N] = n
+    ctl[C_ROOT_BEST] = -1
+    if n <= 0:
+        return np.nan
+    v = ab_node(state, depth, 0, alpha, beta, me, tables, tt_int, tt_val)
+    if not ctl[C_ABORTED]:
+        for j in range(n):
+            if t.moves[0, j] == t.pv[0, 0]:
+                ctl[C_ROOT_BEST] = j
+                break
+    return v
+
+
+#: The functions :func:`ab_root` calls by name, compiled with its bindings.
+ROOT_SIBLINGS = {"ab_node": ab_node, **SIBLINGS}
