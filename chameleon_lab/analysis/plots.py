@@ -133,14 +133,17 @@ def plot_ladder(per_depth: pd.DataFrame, game: str) -> Any:
     axes[1].set_xticks(depths[1:])  # the factor needs the depth before
     for ax in axes:
         ax.set_xlabel("search depth (plies)")
-    axes[0].legend(title="setting (each adds one switch)", fontsize=8)
+    # beside the panels: inside, it hid the steepest line (negamax's) at small depths
+    axes[1].legend(title="setting\n(each adds\none switch)", fontsize=8, title_fontsize=8,
+                   loc="upper left", bbox_to_anchor=(1.02, 1))  # fmt: skip
     fig.suptitle(f"Seed 001's enhancement ladder on {game}: nodes per depth")
     fig.tight_layout()
     return fig
 
 
 def plot_depth_in_time(depths: pd.DataFrame, game: str) -> Any:
-    """Median completed depth per setting within each time budget (bars: quartiles)."""
+    """Median completed depth per setting within each time budget; the whiskers span
+    the quartiles over the positions (a cap alone: they all reached the same depth)."""
     import matplotlib.pyplot as plt
 
     summary = (
@@ -157,12 +160,13 @@ def plot_depth_in_time(depths: pd.DataFrame, game: str) -> Any:
              for b in group["budget_ms"]]  # fmt: skip
         ax.bar(x, group[0.5], width, color=style_of(setting)["color"], label=setting)
         ax.errorbar(x, group[0.5], yerr=[group[0.5] - group[0.25], group[0.75] - group[0.5]],
-                    fmt="none", color="black", lw=1)  # fmt: skip
+                    fmt="none", color="black", lw=1, capsize=3)  # fmt: skip
     ax.set_xticks(range(len(budgets)), [f"{b:g} ms" for b in budgets])
     ax.set_xlabel("time budget per move")
     ax.set_ylabel("completed depth (plies, median)")
-    ax.set_title(f"Depth reached in a fixed time on {game} (bars: quartiles)")
-    ax.legend(fontsize=8, ncols=2)
+    ax.set_title(f"Depth reached in a fixed time on {game}\n(whiskers: quartiles over the "
+                 "positions; a cap alone: all reached the same depth)", fontsize=10)  # fmt: skip
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1))
     fig.tight_layout()
     return fig
 
