@@ -151,12 +151,32 @@ def test_agents_report_cutoffs_and_their_place():
         ({"algorithm": "alphabeta", "flavour": "thesis"}, "alphabeta has no thesis flavour"),
         ({"algorithm": "alphabeta", "quiescence": 99}, "quiescence is a number of plies"),
         ({"algorithm": "alphabeta", "pvs": "yes"}, "pvs must be true or false"),
+        ({"algorithm": "alphabeta", "aspiration": -1}, "aspiration is a window half-width"),
+        ({"algorithm": "alphabeta", "aspiration": float("nan")}, "window half-width >= 0"),
+        ({"algorithm": "alphabeta", "aspiration": 10**400}, "window half-width >= 0"),
+        ({"algorithm": "alphabeta", "aspiration": 1j}, "window half-width >= 0"),
     ],
 )
 def test_bad_options_are_refused_when_the_agent_is_made(params, message):
     params = {"game": "gomoku", "depth": 2, **params}
     with pytest.raises(ValueError, match=message):
         Agent(**params)
+
+
+def test_numpy_typed_options_search_as_python_typed_ones():
+    # the compiled root search is typed by its arguments: options arrive as Python's
+    # bool, int and float whatever numpy type they were given in
+    from chameleon_lab.search.suite import SuiteOptions
+
+    numpy_typed = {"pvs": np.bool_(True), "ordering": np.int64(2), "aspiration": np.float32(2),
+                   "tt_bits": np.int32(10), "quiescence": np.int8(0)}  # fmt: skip
+    options = SuiteOptions(**numpy_typed)
+    assert [type(getattr(options, k)) for k in numpy_typed] == [bool, int, float, int, int]
+    pos = _positions("connect4", {}, 1, seed=3, plies=6)[0]
+    ours = search(pos, "alphabeta", depth=5, **numpy_typed)
+    plain = search(pos, "alphabeta", depth=5, **{k: v.item() for k, v in numpy_typed.items()})
+    assert (ours.index, ours.nodes, ours.scores.tolist()) == (
+        plain.index, plain.nodes, plain.scores.tolist())  # fmt: skip
 
 
 def test_the_suite_refuses_games_that_are_not_two_player_zero_sum():
