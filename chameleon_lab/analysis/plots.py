@@ -210,11 +210,16 @@ def plot_depth_at_budget(reached: pd.DataFrame, thesis: pd.DataFrame | None = No
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 4))
-    for algorithm, group in reached.groupby("algorithm", sort=True):
+    groups = list(reached.groupby("algorithm", sort=True))
+    for i, (algorithm, group) in enumerate(groups):
         q = group.groupby("budget_ms")["depth"].quantile([0.25, 0.5, 0.75]).unstack()
         g = q.rename(columns={0.25: "q1", 0.5: "median", 0.75: "q3"}).reset_index()
         look = style_of(algorithm)
-        ax.plot(g["budget_ms"], g["median"], label=f"{algorithm} (this workbench)", **look)
+        # each marker smaller than the one before and drawn on top of it: algorithms
+        # reaching the same depths (MaxN and MaxN-IS often do) show nested markers
+        size = 12 - 7 * i / max(1, len(groups) - 1)
+        ax.plot(g["budget_ms"], g["median"], label=f"{algorithm} (this workbench)",
+                markersize=size, zorder=2 + i / 10, **look)  # fmt: skip
         ax.fill_between(g["budget_ms"], g["q1"], g["q3"], color=look["color"], alpha=0.15)
     if thesis is not None and not thesis.empty:
         for algorithm, group in thesis.groupby("algorithm", sort=True):
