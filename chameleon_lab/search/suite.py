@@ -210,7 +210,10 @@ def suite_search(
             break
         exact = bool(ctl[S_HORIZON] == horizon and ctl[TP.S_QNODES] == 0)
         pv = ws.pv[0, : ctl[_PV_LEN]].copy()
-        done = (depth, ws.root_scores[:n].copy(), int(ctl[TP.C_ROOT_BEST]), pv, exact)
+        best = int(ctl[TP.C_ROOT_BEST])
+        if best < 0:  # a completed search always has a best root move
+            raise RuntimeError(f"the search of {depth} plies ended without a best move")
+        done = (depth, ws.root_scores[:n].copy(), best, pv, exact)
         previous = value
         if exact or depth == depths[-1] or (deadline and time.perf_counter_ns() >= deadline):
             break
