@@ -225,6 +225,24 @@ def notebook_dir() -> Path:
 FOLDER_PARAMETERS = ("figures_dir", "data_dir")
 
 
+def kernel_config() -> Any:
+    """The traitlets configuration of the kernels the batch starts: their traffic
+    encrypted (CurveZMQ) where the kernel manager and libzmq can, else the default.
+
+    The kernel and the batch talk over local TCP; since ipykernel 7.3 an unencrypted
+    kernel logs a warning of eavesdropping at every start (one per notebook of the
+    batch). ``transport_encryption="auto"`` encrypts where the kernel declares support
+    (ipykernel does) and falls back to plain TCP where it does not."""
+    import zmq
+    from jupyter_client.manager import KernelManager
+    from traitlets.config import Config
+
+    config = Config()
+    if zmq.has("curve") and KernelManager.class_traits().get("transport_encryption"):
+        config.KernelManager.transport_encryption = "auto"
+    return config
+
+
 def run_notebook(
     name: str,
     parameters: dict[str, Any],
@@ -271,6 +289,7 @@ def run_notebook(
             progress_bar=progress,
             kernel_name="python3",
             cwd=str(source.parent),
+            config=kernel_config(),
         )
     except PapermillExecutionError as exc:
         first = (exc.source or "").strip().splitlines()[:1] or [""]
