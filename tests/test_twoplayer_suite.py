@@ -179,6 +179,18 @@ def test_numpy_typed_options_search_as_python_typed_ones():
         plain.index, plain.nodes, plain.scores.tolist())  # fmt: skip
 
 
+@pytest.mark.parametrize("algorithm", ["negamax", "alphabeta"])
+def test_a_draw_scores_zero_not_negative_zero(algorithm):
+    # NegaMax negates a child's 0 into -0.0, which JSON and tables print as "-0.0"
+    result = search(get_game("tictactoe").start(), algorithm, depth=9, iterative=False)
+    assert result.scores[result.index] == 0
+    assert not np.signbit(result.scores[result.scores == 0]).any()
+    line = {"game": "tictactoe", "moves": [], "algorithm": algorithm, "depth": 9}
+    command = [sys.executable, "-m", "chameleon_lab.conformance", "search"]
+    out = subprocess.run(command, input=json.dumps(line), capture_output=True, text=True)
+    assert json.loads(out.stdout)["value"] == 0 and "-0" not in out.stdout
+
+
 def test_the_suite_refuses_games_that_are_not_two_player_zero_sum():
     with pytest.raises(ValueError, match="two-player zero-sum games; chameleon with 4 players"):
         search(get_game("chameleon").start(), "alphabeta", depth=2)

@@ -213,7 +213,8 @@ def suite_search(
         best = int(ctl[TP.C_ROOT_BEST])
         if best < 0:  # a completed search always has a best root move
             raise RuntimeError(f"the search of {depth} plies ended without a best move")
-        done = (depth, ws.root_scores[:n].copy(), best, pv, exact)
+        # a new array; + 0.0 makes NegaMax's -0.0 (a draw negated) a plain 0.0
+        done = (depth, ws.root_scores[:n] + 0.0, best, pv, exact)
         previous = value
         if exact or depth == depths[-1] or (deadline and time.perf_counter_ns() >= deadline):
             break
