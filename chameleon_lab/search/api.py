@@ -12,13 +12,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from .core import (
     Budget,
     GameLike,
     RootResult,
     check_tt_bits,
+    finite_real,
     leaf_evaluator,
     ops_of,
     resolve_game,
@@ -90,7 +89,7 @@ def deep_search(
                 "the heuristic's (non-negative) scores; or use normalize=True"
             )
         max_sum = 1.0
-    if not (isinstance(max_sum, (int, float, np.number)) and np.isfinite(max_sum) and max_sum > 0):
+    if not (finite_real(max_sum) and max_sum > 0):
         raise ValueError(f"max_sum must be a finite number > 0, got {max_sum!r}")
     game = resolve_game(None, game)
     evaluate = leaf_evaluator(game, heuristic)

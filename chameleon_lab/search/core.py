@@ -21,6 +21,7 @@ shifted to be non-negative and scaled so a win outweighs every heuristic score.
 from __future__ import annotations
 
 import functools
+import math
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -143,13 +144,19 @@ class Budget:
             raise ValueError("a search needs a budget: depth=D (plies), time_ms=T or nodes=N")
         _check_whole("depth", self.depth)
         _check_whole("nodes", self.nodes)
-        if self.time_ms is not None and (
-            isinstance(self.time_ms, bool)
-            or not isinstance(self.time_ms, (int, float, np.number))
-            or not self.time_ms > 0
-            or not np.isfinite(self.time_ms)
-        ):
+        if self.time_ms is not None and not (finite_real(self.time_ms) and self.time_ms > 0):
             raise ValueError(f"time_ms must be a finite number > 0, got {self.time_ms!r}")
+
+
+def finite_real(value: object) -> bool:
+    """Whether ``value`` is a finite real number (Python's or numpy's; a bool, a complex
+    number or an int beyond every float is none)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an int beyond every float
+        return False
 
 
 def _check_whole(name: str, value: object) -> None:

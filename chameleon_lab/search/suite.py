@@ -22,7 +22,6 @@ gives the same move on every machine.
 
 from __future__ import annotations
 
-import math
 import time
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -38,6 +37,7 @@ from .core import (
     bind,
     check_tt_bits,
     compile_for,
+    finite_real,
     leaf_evaluator,
     ops_of,
     resident_zeros,
@@ -88,7 +88,7 @@ class SuiteOptions:
                 f"(0..{MAX_DEPTH}), got {ordering!r}"
             )
         a = self.aspiration
-        if not _half_width(a):
+        if not (finite_real(a) and a >= 0):
             raise ValueError(f"aspiration is a window half-width >= 0 (0: off), got {a!r}")
         if a and not self.iterative:
             raise ValueError(
@@ -107,16 +107,6 @@ class SuiteOptions:
             value = getattr(self, name)
             if type(value) is not kind:
                 object.__setattr__(self, name, kind(value))
-
-
-def _half_width(a: Any) -> bool:
-    """Whether ``a`` is a finite real number >= 0 (a bool is none here)."""
-    if isinstance(a, bool) or not isinstance(a, (int, float, np.integer, np.floating)):
-        return False
-    try:
-        return a >= 0 and math.isfinite(a)
-    except OverflowError:  # an int beyond every float
-        return False
 
 
 #: Each option's type: the type of its default.
