@@ -32,3 +32,25 @@ def test_other_names_get_the_same_look_in_every_process():
     ).stdout.strip()
     assert there == repr(here) and here["color"] in COLOURS
     assert palette(["b", "a"]) == palette(["a", "b"])  # independent of order and company
+
+
+def test_a_count_axis_labels_a_tick_below_its_smallest_count():
+    # the ladder's depth-1 points (~190 nodes) sat above an unlabelled axis bottom (~130)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from chameleon_lab.analysis.plots import _count_axis
+
+    fig, (left, right) = plt.subplots(1, 2, sharey=True)
+    left.plot([1, 2, 3], [190, 7_500, 300_000])
+    right.plot([1, 2, 3], [2_000, 9_000, 40_000])
+    for ax in (left, right):
+        _count_axis(ax)
+    bottom, top = left.get_ylim()
+    assert bottom == 100 and top >= 300_000  # the power of ten below 190, shared
+    assert right.get_ylim() == (bottom, top)
+    labels = [left.yaxis.get_major_formatter()(v, 0) for v in (100, 1_000, 100_000)]
+    assert labels == ["100", "1k", "100k"]
+    plt.close(fig)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -25,7 +26,9 @@ def _budget_axis(ax: Any, budgets: Any) -> None:
 
 
 def _count_axis(ax: Any) -> None:
-    """A log-scale count axis labelled 1, 10, 100, 1k, 10k, 1M (not 10^k)."""
+    """A log-scale count axis labelled 1, 10, 100, 1k, 10k, 1M (not 10^k), reaching
+    down to the power of ten below its smallest count, so that the lowest points are
+    read against a labelled tick (call it after plotting)."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     def short(v: float, _pos: Any) -> str:
@@ -38,6 +41,11 @@ def _count_axis(ax: Any) -> None:
     ax.yaxis.set_major_locator(LogLocator(base=10))
     ax.yaxis.set_major_formatter(FuncFormatter(short))
     ax.yaxis.set_minor_formatter(NullFormatter())
+    smallest = ax.dataLim.y0
+    if np.isfinite(smallest) and smallest > 0:
+        decade = 10.0 ** math.floor(math.log10(smallest))
+        if decade < ax.get_ylim()[0]:  # only ever lowered (panels may share the axis)
+            ax.set_ylim(bottom=decade)
 
 
 def plot_win_rate_vs_budget(t: Any) -> Any:
