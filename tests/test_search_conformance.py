@@ -93,6 +93,7 @@ QUERY = {
         ({"eval": "material"}, "valid names: pawns, pawns10roles"),
         ({"depth": 0}, "depth must be a whole number >= 1"),
         ({"normalize": "yes"}, "normalize must be true or false"),
+        ({"normalise": True}, "unknown key 'normalise' in the choose query (did you mean "),
         ({"state": Position.from_compact("1|4,6,1,3|1343").to_legacy()}, "already over"),
     ],
 )

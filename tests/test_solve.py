@@ -15,6 +15,7 @@ import pytest
 from truths import dice_value, nim_value, tictactoe_value
 
 from chameleon_lab.games import get_game
+from chameleon_lab.games.chameleon import Position
 from chameleon_lab.search.api import search
 from chameleon_lab.search.solve import solve
 
@@ -160,3 +161,34 @@ def test_conformance_refuses_bad_game_lines(line, message):
     assert done.returncode == 2
     assert done.stderr.startswith("line 1:") and message in done.stderr, done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("command", "line", "message"),
+    [
+        (["legal"], {"game": "tictactoe", "move": ["b2"]},
+         "'move' in a game line (did you mean 'moves'?)"),
+        (["legal"], {"game": "nim", "param": {"heaps": [9]}}, "did you mean 'params'?"),
+        (["legal"], {"Game": "tictactoe"}, "did you mean 'game'?"),
+        (["solve"], {"game": "nim", "Moves": ["1:1"]}, "did you mean 'moves'?"),
+        (["search"], {"game": "othello", "algorithm": "alphabeta", "depth": 2,
+                      "heurstic": "mobility"}, "did you mean 'heuristic'?"),
+        (["search"], {"game": "tictactoe", "algorithm": "alphabeta", "depth": 2,
+                      "option": {"pvs": True}}, "did you mean 'options'?"),
+        (["search"], {**Position.start("RY").to_legacy(), "algorithm": "maxn", "depth": 1,
+                      "heuristics": "pawns"}, "'heuristics' in a search line"),
+    ],
+)  # fmt: skip
+def test_conformance_refuses_misspelt_keys_that_would_leave_a_default(command, line, message):
+    # ignored, the key would silently search with the default heuristic, play no move...
+    done = _conformance(command, [line])
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("line 1: unknown key") and message in done.stderr, done.stderr
+
+
+def test_conformance_answers_lines_that_carry_annotations():
+    # keys unlike every key of the line (an expected answer, a note) are left alone
+    line = {"game": "nim", "params": {"heaps": [1, 2]}, "value": 1, "note": "from a table"}
+    done = _conformance(["solve"], [line])
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["value"] == nim_value([1, 2], False)

@@ -10,6 +10,7 @@ at: one line on stderr naming the input line number and the problem, and exit st
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from collections.abc import Callable, Iterable
@@ -28,6 +29,29 @@ class BadInput(ValueError):
         self.line_no = line_no
 
 
+#: The keys of an "Other games" line, and those a ``search`` line adds to any position.
+GAME_KEYS = ("game", "params", "moves")
+SEARCH_KEYS = ("algorithm", "depth", "heuristic", "options")
+#: The keys of a ``choose`` query.
+CHOOSE_KEYS = ("state", "algorithm", "eval", "normalize", "depth")
+
+
+def refuse_misspelt_keys(obj: dict[str, Any], known: tuple[str, ...], what: str) -> None:
+    """Refuse a key of ``obj`` that reads like a misspelling of one of ``known`` (e.g.
+    ``heurstic``, ``normalise``, ``move``): ignored, it would silently leave the default
+    in place of what the line asked for. Keys unlike every known one are left alone,
+    so a line may carry annotations (an expected value, a comment)."""
+    for key in obj:
+        if not isinstance(key, str) or key in known:
+            continue
+        close = difflib.get_close_matches(key.lower(), known, n=1, cutoff=0.8)
+        if close:
+            raise ValueError(
+                f"unknown key {key!r} in {what} (did you mean {close[0]!r}?); "
+                f"its keys: {', '.join(known)}"
+            )
+
+
 def _position(obj: Any) -> Position:
     return Position.from_legacy(obj)
 
@@ -38,6 +62,7 @@ def game_position(obj: Any) -> Any:
 
     if not isinstance(obj, dict):
         raise ValueError(f"an input line is a JSON object, got {type(obj).__name__}")
+    refuse_misspelt_keys(obj, GAME_KEYS + SEARCH_KEYS, "a game line")
     params = obj.get("params", {})
     if not isinstance(params, dict):
         raise ValueError(f"params must be a JSON object, got {params!r}")
@@ -51,6 +76,8 @@ def _any_position(obj: Any) -> Any:
     """A game line's position, or a Chameleon Chess legacy position."""
     if isinstance(obj, dict) and "game" in obj:
         return game_position(obj)
+    if isinstance(obj, dict):  # a Chameleon position, unless "game" is misspelt
+        refuse_misspelt_keys(obj, GAME_KEYS, "a line")
     return _position(obj)
 
 
@@ -69,6 +96,7 @@ def answer_search(obj: Any) -> dict[str, Any]:
     from ..search.api import search
 
     position = _any_position(obj)
+    refuse_misspelt_keys(obj, SEARCH_KEYS, "a search line")
     missing = [k for k in ("algorithm", "depth") if k not in obj]
     if missing:
         raise ValueError(f"a search line lacks {', '.join(map(repr, missing))}")
@@ -122,6 +150,7 @@ def answer_choose(obj: Any) -> dict[str, Any]:
 
     if not isinstance(obj, dict):
         raise ValueError(f"a choose query is a JSON object, got {type(obj).__name__}")
+    refuse_misspelt_keys(obj, CHOOSE_KEYS, "the choose query")
     missing = [k for k in ("state", "algorithm", "eval", "depth") if k not in obj]
     if missing:
         raise ValueError(f"the choose query lacks {', '.join(map(repr, missing))}")
