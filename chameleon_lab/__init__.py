@@ -11,7 +11,10 @@ names are re-exported here::
 Every other game is found by name: ``get_game("gomoku", width=9, height=9).start()``.
 """
 
-from . import thesis  # registers the thesis flavour of the searches
+# compiled_cache first: it points numba's disk cache at the folder of these sources
+# before any module compiles (see its docstring); thesis registers the thesis flavour
+# of the searches
+from . import compiled_cache, thesis  # noqa: F401
 from .games import get_game
 from .games.chameleon import Colour, Game, IllegalMoveError, Move, Player, Position, Role
 from .version import __version__
