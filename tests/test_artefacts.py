@@ -88,7 +88,9 @@ def test_every_entry_records_its_run():
     for folder in FOLDERS:
         for name, entry in _book(folder).items():
             assert entry["notebook"] and entry["profile"], f"{folder}/{name}"
-            assert entry["commit"] and not entry["commit"].endswith("-dirty"), f"{folder}/{name}"
+            # the commit the run started from; -dirty: with the change committed beside
+            # the artefact (the sources' hashes, checked above, name the code)
+            assert re.fullmatch(r"[0-9a-f]{12}(-dirty)?", entry["commit"]), f"{folder}/{name}"
             assert entry["sources"], f"{folder}/{name}"
 
 

@@ -60,7 +60,12 @@ def _sources(notebook: str | None) -> dict[str, str]:
 
 def _commit() -> str | None:
     """The checked-out commit, ``-dirty`` when the library or the notebooks differ from it
-    (the output folders themselves do not count: a batch rewrites them as it goes)."""
+    (the output folders themselves do not count: a batch rewrites them as it goes).
+
+    A dirty run is how a change lands in one commit with the artefacts it makes (so that
+    every commit passes the tests): the sources' hashes, not the commit, name the code
+    that ran, and the tests hold them against the code committed beside the artefacts.
+    """
     root = str(_project())
     try:
         head = subprocess.run(
