@@ -86,7 +86,7 @@ class DeepSearch:
         algorithm = get_algorithm(self.algorithm)
         node = bind(algorithm.improved_node, self.game, self.evaluate, _nrt=False)
         head = node_head(state, depth, 0, self.normalize)
-        algorithm.improved_root(self, state, ws, node, head, ws.tables)
+        node(*algorithm.improved_root_args(self, state, ws, head, ws.tables))
 
 
 def _order(scores: np.ndarray, previous: np.ndarray) -> np.ndarray:

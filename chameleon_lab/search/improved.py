@@ -683,26 +683,27 @@ def hypermax_node(
 
 
 # ---------------------------------------------------------------- root calls
-# How the iterative-deepening driver starts each node function at the root (ply 0):
-# the algorithm's own arguments between the common head and the tables.
-def maxn_root(search, state, ws, node, head, tables) -> None:
+# The arguments with which the iterative-deepening driver starts each node function at
+# the root (ply 0): the algorithm's own between the common head and the tables. The
+# driver also compiles the node for them before its clock starts.
+def maxn_root_args(search, state, ws, head, tables) -> tuple:
     """MaxN at the root."""
-    node(*head, tables)
+    return (*head, tables)
 
 
-def maxnis_root(search, state, ws, node, head, tables) -> None:
+def maxnis_root_args(search, state, ws, head, tables) -> tuple:
     """MaxN-IS at the root: bound 0 and the heuristic's maximum sum (with a margin)."""
-    node(*head, 0.0, search.max_sum + MARGIN, tables)
+    return (*head, 0.0, search.max_sum + MARGIN, tables)
 
 
-def paranoid_root(search, state, ws, node, head, tables) -> None:
+def paranoid_root_args(search, state, ws, head, tables) -> tuple:
     """Paranoid at the root: the root player maximises, the window is open."""
     player = search.game.player_of(state)
-    node(*head, player, -np.inf, np.inf, search.order_depth, tables, ws.tt_int, ws.tt_val)
+    return (*head, player, -np.inf, np.inf, search.order_depth, tables, ws.tt_int, ws.tt_val)
 
 
-def hypermax_root(search, state, ws, node, head, tables) -> None:
+def hypermax_root_args(search, state, ws, head, tables) -> tuple:
     """Hypermax at the root: alpha minus infinity for the players alive, 0 for others."""
     players = np.asarray(search.game.players_alive(state), dtype=np.int64)
     ws.vals[ALPHA_ROW, :] = np.where(players == 1, -np.inf, 0.0)
-    node(*head, players, float(players.sum()), tables)
+    return (*head, players, float(players.sum()), tables)

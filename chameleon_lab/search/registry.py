@@ -37,8 +37,9 @@ class Algorithm:
     #: the options the algorithm takes beyond the common ones, with their defaults
     options: Mapping[str, Any]
     improved_node: Callable
-    #: how the multi-player iterative deepening starts the node function at the root
-    improved_root: Callable | None
+    #: the arguments with which the multi-player iterative deepening starts the node
+    #: function at the root
+    improved_root_args: Callable | None
     reference: str
     flavours: tuple[str, ...] = ("improved", "thesis")
     #: a driver of its own (the two-player suite) instead of the multi-player deepening
@@ -59,7 +60,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             False,
             {},
             I.maxn_node,
-            I.maxn_root,
+            I.maxn_root_args,
             "Luckhardt & Irani 1986",
         ),
         Algorithm(
@@ -69,7 +70,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             False,
             {"max_sum": None},
             I.maxnis_node,
-            I.maxnis_root,
+            I.maxnis_root_args,
             "Korf 1991; Sturtevant & Korf 2000",
         ),
         Algorithm(
@@ -79,7 +80,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             True,
             {},
             I.paranoid_node,
-            I.paranoid_root,
+            I.paranoid_root_args,
             "Sturtevant & Korf 2000",
         ),
         Algorithm(
@@ -89,7 +90,7 @@ ALGORITHMS: dict[str, Algorithm] = {
             False,
             {},
             I.hypermax_node,
-            I.hypermax_root,
+            I.hypermax_root_args,
             "Fridenfalk 2014",
         ),
         Algorithm(
