@@ -29,6 +29,7 @@ from .core import (
     bind,
     check_root,
     check_tt_bits,
+    compile_for,
     node_head,
     resident_zeros,
     scratch_record,
@@ -81,12 +82,25 @@ class DeepSearch:
     #: Paranoid's move ordering from this remaining depth on (0: generation order)
     order_depth: int = I.ORDER_DEPTH
 
-    def run_root(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> None:
-        """Search the root (ply 0) to ``depth``; results land in the workspace."""
+    def _root_call(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> tuple:
+        """The node function compiled for this game and heuristic, and its arguments
+        for a search of the root (ply 0) to ``depth``."""
         algorithm = get_algorithm(self.algorithm)
         node = bind(algorithm.improved_node, self.game, self.evaluate, _nrt=False)
         head = node_head(state, depth, 0, self.normalize)
-        node(*algorithm.improved_root_args(self, state, ws, head, ws.tables))
+        return node, algorithm.improved_root_args(self, state, ws, head, ws.tables)
+
+    def compile(self, state: np.ndarray, ws: DeepWorkspace) -> None:
+        """Compile the node function for the root call now (once per process and
+        binding), so that numba's compile time (seconds) is not on the search's clock:
+        counted there, it spent a first search's time budget before the tree began."""
+        node, args = self._root_call(state, 1, ws)
+        compile_for(node, *args)
+
+    def run_root(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> None:
+        """Search the root (ply 0) to ``depth``; results land in the workspace."""
+        node, args = self._root_call(state, depth, ws)
+        node(*args)
 
 
 def _order(scores: np.ndarray, previous: np.ndarray) -> np.ndarray:
@@ -103,7 +117,6 @@ def iterative_deepening(
     ws: DeepWorkspace | None = None,
 ) -> RootResult:
     """Search ``state`` by iterative deepening within ``budget``; see the module doc."""
-    start = time.perf_counter_ns()
     if budget.depth is not None and budget.depth > MAX_DEPTH:
         raise ValueError(
             f"the improved searches go at most {MAX_DEPTH} plies deep, got {budget.depth}"
@@ -113,6 +126,8 @@ def iterative_deepening(
         ws = shared_workspace(DeepWorkspace, g, TT_BITS)
     state = working_state(state)
     n = check_root(g, state, ws.moves)
+    search.compile(state, ws)
+    start = time.perf_counter_ns()  # the search's own time, without compiling
     column = 0 if search.algorithm == "paranoid" else int(g.player_of(state))
     ws.searches += 1
     ictl, roots = ws.ictl, ws.vals[I.ROOT_ROW : I.ROOT_ROW + n]
