@@ -186,6 +186,32 @@ def test_conformance_refuses_misspelt_keys_that_would_leave_a_default(command, l
     assert done.stderr.startswith("line 1: unknown key") and message in done.stderr, done.stderr
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"workspace": 1}, "alphabeta takes no option 'workspace'"),
+        ({"game": "nim"}, "takes no option 'game'"),
+        ({"time_ms": 5}, "takes no option 'time_ms' in a search line (it searches to the"),
+        (
+            {"nodes": 50},
+            "its options: iterative, ordering, pvs, aspiration, killers, history, "
+            "quiescence, tt_bits\n",
+        ),
+        ({"flavour": "thesis"}, "takes no option 'flavour'"),
+        ({"depth": 5}, "'depth' goes at the top of a search line, not in its options"),
+        ({"heuristic": "lines"}, "'heuristic' goes at the top of a search line"),
+    ],
+)
+def test_conformance_search_takes_only_the_algorithms_options(options, message):
+    # the search function's other keywords changed what the line asked for (a node
+    # budget, another game) or crashed inside it (a workspace: a raw traceback)
+    line = {"game": "tictactoe", "algorithm": "alphabeta", "depth": 3, "options": options}
+    done = _conformance(["search"], [line])
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("line 1: ") and message in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_conformance_answers_lines_that_carry_annotations():
     # keys unlike every key of the line (an expected answer, a note) are left alone
     line = {"game": "nim", "params": {"heaps": [1, 2]}, "value": 1, "note": "from a table"}

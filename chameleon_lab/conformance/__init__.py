@@ -86,6 +86,33 @@ def answer_legal(obj: Any) -> list[str]:
     return [str(m) for m in _any_position(obj).legal_moves]
 
 
+#: What a search line's ``options`` may hold besides the algorithm's own switches: the
+#: table size, and for the multi-player searches their normalisation and MaxN-IS's bound.
+SEARCH_PARAMETERS = ("tt_bits",)
+MULTIPLAYER_PARAMETERS = ("normalize", "max_sum")
+
+
+def _check_search_options(algorithm: Any, options: dict[str, Any]) -> None:
+    """Refuse options that are not the algorithm's: the search function's other
+    keywords (budgets, workspace, game, flavour) would change what a line asks for, or
+    fail deep inside it."""
+    from ..search.registry import get_algorithm
+
+    spec = get_algorithm(algorithm)
+    valid = (*spec.options, *SEARCH_PARAMETERS)
+    if not spec.two_player:
+        valid += MULTIPLAYER_PARAMETERS
+    for name in options:
+        if name in valid:
+            continue
+        if name in SEARCH_KEYS:
+            raise ValueError(f"{name!r} goes at the top of a search line, not in its options")
+        raise ValueError(
+            f"{algorithm} takes no option {name!r} in a search line (it searches to the "
+            f"line's depth); its options: {', '.join(valid)}"
+        )
+
+
 def answer_search(obj: Any) -> dict[str, Any]:
     """The move a search chooses at a fixed depth, its value for the mover, its effort.
 
@@ -103,6 +130,7 @@ def answer_search(obj: Any) -> dict[str, Any]:
     options = obj.get("options", {})
     if not isinstance(options, dict):
         raise ValueError(f"options must be a JSON object, got {options!r}")
+    _check_search_options(obj["algorithm"], options)
     depth = obj["depth"]
     if isinstance(depth, bool) or not isinstance(depth, int):
         raise ValueError(f"depth must be a whole number >= 1, got {depth!r}")
