@@ -122,6 +122,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
     elif args.what == "depths":
         from .bench import print_depth_table, print_time_to_depth
 
+        # each mode's options, refused in the other (ignored, they would go unnoticed)
+        given = {"--budgets": args.budgets, "--algorithms": args.algorithms,
+                 "--repeat": args.repeat, "--phases": args.phases}  # fmt: skip
+        wrong = [n for n, v in given.items() if v is not None
+                 and (n == "--budgets") == (args.at_depth is not None)]  # fmt: skip
+        if wrong:
+            raise ValueError(
+                f"{', '.join(wrong)}: --budgets goes with the time budgets (without "
+                "--at-depth); --algorithms, --repeat and --phases with --at-depth"
+            )
         if args.at_depth is not None:
             from .analysis.efficiency import PHASES
             from .search.api import MULTIPLAYER
@@ -143,11 +153,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
                 args.at_depth,
                 per_phase=args.positions,
                 algorithms=tuple(args.algorithms or ()),
-                repeat=args.repeat,
+                repeat=args.repeat or 3,
                 phases=tuple(args.phases or ()),
             )
         else:
-            print_depth_table(tuple(args.budgets), per_phase=args.positions)
+            print_depth_table(tuple(args.budgets or (10, 100, 1000)), per_phase=args.positions)
     elif args.what == "tournament":
         print_tournament(games=args.games, depth=args.depth, workers=tuple(args.workers))
     else:
@@ -445,7 +455,7 @@ def build_parser() -> argparse.ArgumentParser:
         "fixed positions per game phase (median and quartiles)",
     )
     depths.add_argument(
-        "--budgets", type=_positive, nargs="+", default=[10, 100, 1000], metavar="MS",
+        "--budgets", type=_positive, nargs="+", default=None, metavar="MS",
         help="time budgets in ms (default 10 100 1000)",
     )  # fmt: skip
     depths.add_argument(
@@ -460,8 +470,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --at-depth: these multi-player searches only (default: all four)",
     )  # fmt: skip
     depths.add_argument(
-        "--repeat", type=_positive, default=3, help="with --at-depth: best of this many runs"
-    )
+        "--repeat", type=_positive, default=None,
+        help="with --at-depth: best of this many runs (default 3)",
+    )  # fmt: skip
     depths.add_argument(
         "--phases", nargs="+", default=None, metavar="PHASE",
         help="with --at-depth: these game phases only (opening, middle, late; default all)",

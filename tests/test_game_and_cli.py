@@ -158,6 +158,10 @@ def test_bench_depths_at_a_fixed_depth_reports_each_positions_search(capsys):
         (["--at-depth", "65"], "expected a depth from 1 to 64"),
         (["--at-depth", "3", "--algorithms", "negamax"], "choose from maxn, maxnis"),
         (["--at-depth", "3", "--phases", "endgame"], "choose from opening, middle, late"),
+        # options of the other mode, which went unnoticed
+        (["--algorithms", "maxn"], "--algorithms: --budgets goes with the time budgets"),
+        (["--phases", "late", "--repeat", "2"], "--repeat, --phases: --budgets goes with"),
+        (["--at-depth", "3", "--budgets", "10"], "--budgets: --budgets goes with the time"),
     ],
 )
 def test_bench_depths_refuses_bad_options_with_status_2(bad, named, capsys):
