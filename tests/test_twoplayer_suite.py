@@ -191,6 +191,11 @@ def test_a_draw_scores_zero_not_negative_zero(algorithm):
     assert json.loads(out.stdout)["value"] == 0 and "-0" not in out.stdout
 
 
+def test_a_depth_beyond_the_suites_tables_is_refused_by_name():
+    with pytest.raises(ValueError, match="at most 64 plies deep, got depth=65"):
+        search(get_game("tictactoe").start(), "alphabeta", depth=65)
+
+
 def test_the_suite_refuses_games_that_are_not_two_player_zero_sum():
     with pytest.raises(ValueError, match="two-player zero-sum games; chameleon with 4 players"):
         search(get_game("chameleon").start(), "alphabeta", depth=2)

@@ -148,7 +148,9 @@ def suite_search(
     """Search ``state`` of a two-player zero-sum game (see the module docstring);
     ``evaluate`` is the compiled leaf evaluation, ``players`` the two player numbers."""
     if budget.depth is not None and budget.depth > MAX_DEPTH:
-        raise ValueError(f"the two-player suite goes at most {MAX_DEPTH} plies deep")
+        raise ValueError(
+            f"the two-player suite goes at most {MAX_DEPTH} plies deep, got depth={budget.depth}"
+        )
     if not options.iterative and budget.depth is None:
         raise ValueError(
             "without iterative deepening a search needs a depth budget (time and node "
