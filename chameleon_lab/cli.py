@@ -161,10 +161,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
     elif args.what == "tournament":
         print_tournament(games=args.games, depth=args.depth, workers=tuple(args.workers))
     else:
+        if args.move_limit is not None and not args.budgets:
+            raise ValueError(
+                "--move-limit limits the self-play games of the time budgets; with "
+                "--budgets empty there are none"
+            )
         print_search(depth=args.depth, count=args.positions)
         print_improved(depth=args.depth, count=args.positions)
         if args.budgets:
-            print_depths(tuple(args.budgets), move_limit=args.move_limit)
+            print_depths(tuple(args.budgets), move_limit=args.move_limit or 100)
     return 0
 
 
@@ -362,8 +367,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_notebooks(args: argparse.Namespace) -> int:
     """``notebooks run``: execute the notebooks with papermill (the main job)."""
-    from .workbench import NotebookFailed, project_path, run_batch
+    from .workbench import NotebookFailed, parse_settings, project_path, run_batch
 
+    settings = None
+    if args.set:
+        if not args.only or len(args.only) != 1:
+            raise ValueError("--set sets parameters of one notebook: name it with --only")
+        settings = parse_settings(args.only[0], args.set)
     try:
         done = run_batch(
             args.profile,
@@ -374,6 +384,7 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
             workers=args.workers,
             shared=args.shared,
             progress=not args.quiet,
+            settings=settings,
         )
     except NotebookFailed as exc:
         print(f"chameleon-lab notebooks: {exc}", file=sys.stderr)
@@ -420,8 +431,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="time budgets of the self-play games in ms (default 10 100 1000; none: skip)",
     )
     search.add_argument(
-        "--move-limit", type=_positive, default=100, help="moves per self-play game (default 100)"
-    )
+        "--move-limit", type=_positive, default=None,
+        help="moves per self-play game (default 100)",
+    )  # fmt: skip
     search.set_defaults(func=cmd_bench)
     tour = bench_sub.add_parser(
         "tournament", help="wall time of a fixed batch of games with 1 and 2 worker processes"
@@ -563,7 +575,9 @@ def build_parser() -> argparse.ArgumentParser:
     nbs_sub = nbs.add_subparsers(dest="what", required=True, metavar="WHAT")
     nrun = nbs_sub.add_parser("run", help="execute the notebooks into reports/")
     nrun.add_argument(
-        "--profile", default="quick", help="quick (about 7 min on 2 cores) or full (hours)"
+        "--profile",
+        default="quick",
+        help="quick (about 3 min on 2 cores once compiled, 9 from a fresh clone) or full (hours)",
     )
     nrun.add_argument("--only", action="append", metavar="NAME", help="only this notebook")
     nrun.add_argument(
@@ -578,6 +592,11 @@ def build_parser() -> argparse.ArgumentParser:
     nrun.add_argument("--workers", type=_positive, help="processes (default: all cores)")
     nrun.add_argument("--shared", help="the shared/ folder (default: beside the project)")
     nrun.add_argument("--quiet", action="store_true", help="no progress bar")
+    nrun.add_argument(
+        "--set", action="append", metavar="NAME=VALUE",
+        help="a parameter of the one --only notebook, e.g. flavour=thesis or "
+        "'budgets_ms=[10, 100]' (JSON unless the default is text; repeat for more)",
+    )  # fmt: skip
     nrun.set_defaults(func=cmd_notebooks)
 
     ref = sub.add_parser(

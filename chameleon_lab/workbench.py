@@ -6,9 +6,10 @@ a cell that calls :func:`check_choice` / :func:`check_numbers` on them, so a bad
 message listing the valid values.
 
 :func:`run_batch` executes the notebooks with papermill into ``reports/`` with the
-parameters of a profile (``quick``: about a quarter of an hour on two cores;
-``full``: the thesis's scale), figures to ``figures/`` and tables to ``data/``. A
-failing notebook stops the batch with the notebook and the cell named.
+parameters of a profile (``quick``: about three minutes on two cores once compiled,
+about nine from a fresh clone; ``full``: the thesis's scale), figures to ``figures/``
+and tables to ``data/``. A failing notebook stops the batch with the notebook and the
+cell named.
 
 Folders: a relative output folder (``figures_dir``, ``data_dir``, the reports) means
 one in the project, the folder holding ``pyproject.toml`` (:func:`project_path`),
@@ -306,6 +307,66 @@ def run_notebook(
     return output
 
 
+def notebook_parameters(name: str) -> dict[str, Any]:
+    """The parameters notebook ``name`` declares (its cell tagged ``parameters``), with
+    their default values (``None`` where a default is not a plain literal)."""
+    import ast
+
+    import papermill as pm
+
+    source = notebook_dir() / f"{check_choice('notebook', name, NOTEBOOKS)}.ipynb"
+    defaults = {}
+    for key, info in pm.inspect_notebook(str(source)).items():
+        try:
+            defaults[key] = ast.literal_eval(info["default"])
+        except (ValueError, SyntaxError):
+            defaults[key] = None
+    return defaults
+
+
+#: Parameters the batch sets from its own options (``--figures``, ``--data``, ...).
+BATCH_PARAMETERS = {"figures_dir": "--figures", "data_dir": "--data", "shared": "--shared",
+                    "workers": "--workers"}  # fmt: skip
+
+
+def parse_settings(name: str, items: Sequence[str]) -> dict[str, Any]:
+    """``NAME=VALUE`` items as parameters of notebook ``name``.
+
+    The name must be one the notebook declares. The value is taken as text where the
+    parameter's default is text (``flavour=thesis``), else as JSON (``repetitions=2``,
+    ``budgets_ms=[10, 100]``, ``time_ms=null``), so nothing is guessed: a value that
+    is not JSON is refused with the default as an example. The notebook's check cell
+    then checks the values themselves.
+    """
+    declared = notebook_parameters(name)
+    settings: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"--set {item!r}: expected NAME=VALUE, e.g. repetitions=2")
+        if key in BATCH_PARAMETERS:
+            raise ValueError(f"--set {key}: the batch sets {key}; use {BATCH_PARAMETERS[key]}")
+        if key not in declared:
+            raise ValueError(
+                f"--set {key}: {name} has no parameter {key!r}; its parameters: "
+                f"{', '.join(k for k in declared if k not in BATCH_PARAMETERS)}"
+            )
+        if key in settings:
+            raise ValueError(f"--set {key}: given twice")
+        if isinstance(declared[key], str):
+            settings[key] = text
+            continue
+        try:
+            settings[key] = json.loads(text)
+        except json.JSONDecodeError:
+            raise ValueError(
+                f"--set {key}={text}: {key} takes a JSON value like its default "
+                f"{json.dumps(declared[key])}"
+            ) from None
+    return settings
+
+
 def run_batch(
     profile: str = "quick",
     only: Sequence[str] | None = None,
@@ -316,15 +377,19 @@ def run_batch(
     workers: int | None = None,
     shared: str | None = None,
     progress: bool = True,
+    settings: dict[str, Any] | None = None,
 ) -> list[tuple[str, float]]:
     """Run the notebooks of ``profile`` (all, or ``only`` these); returns (name, seconds).
 
     Relative ``reports``, ``figures`` and ``data`` folders are taken in the project
-    folder (:func:`project_path`)."""
+    folder (:func:`project_path`). ``settings`` (see :func:`parse_settings`) replace
+    the profile's parameters of the one notebook run."""
     from tqdm.auto import tqdm
 
     check_choice("profile", profile, PROFILES)
     names = list(NOTEBOOKS) if not only else [check_choice("notebook", n, NOTEBOOKS) for n in only]
+    if settings and len(names) != 1:
+        raise ValueError("parameters are set for one notebook: name it with --only")
     common = {
         "figures_dir": str(figures),  # run_notebook takes relative ones in the project
         "data_dir": str(data),
@@ -336,7 +401,7 @@ def run_batch(
     for name in bar:
         bar.set_postfix_str(name)
         t0 = time.perf_counter()
-        params = {**common, **PROFILES[profile][name]}
+        params = {**common, **PROFILES[profile][name], **(settings or {})}
         run_notebook(name, params, project_path(reports), profile=profile)
         done.append((name, time.perf_counter() - t0))
         bar.write(f"{name}: {done[-1][1]:.0f} s")

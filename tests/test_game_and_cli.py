@@ -173,6 +173,11 @@ def test_bench_depths_refuses_bad_options_with_status_2(bad, named, capsys):
     assert named in capsys.readouterr().err
 
 
+def test_bench_search_refuses_a_move_limit_without_games(capsys):
+    assert main(["bench", "search", "--budgets", "--move-limit", "50"]) == 2
+    assert "with --budgets empty there are none" in capsys.readouterr().err
+
+
 def test_bench_solve_passes_the_games_options_and_checks_the_values(capsys):
     assert main(["bench", "solve", "--game", "connect4", "--limit", "12"]) == 0
     out = capsys.readouterr().out

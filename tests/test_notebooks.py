@@ -177,6 +177,41 @@ def test_the_batch_refuses_unknown_profiles_and_notebooks(capsys):
     )
 
 
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--set", "repetitions=2"], "--set sets parameters of one notebook: name it with --only"),
+        (["--only", "05_time_budgets", "--set", "nope=1"],
+         "05_time_budgets has no parameter 'nope'; its parameters: flavour, algorithms, "
+         "budgets_ms, repetitions"),
+        (["--only", "05_time_budgets", "--set", "budgets_ms=10,100"],
+         "budgets_ms takes a JSON value like its default [5, 20, 80]"),
+        (["--only", "05_time_budgets", "--set", "flavour"], "expected NAME=VALUE"),
+        (["--only", "05_time_budgets", "--set", "data_dir=x"], "sets data_dir; use --data"),
+        (["--only", "01_game", "--set", "agent_depth=1", "--set", "agent_depth=2"], "given twice"),
+    ],
+)  # fmt: skip
+def test_the_batch_refuses_parameters_it_cannot_set(argv, message, capsys):
+    from chameleon_lab.cli import main
+
+    assert main(["notebooks", "run", "--quiet", *argv]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_the_batch_sets_one_notebooks_parameters_and_records_them(tmp_path):
+    from chameleon_lab.cli import main
+
+    folders = {w: tmp_path / w for w in ("reports", "figures", "data")}
+    argv = ["notebooks", "run", "--only", "01_game", "--set", "agent_depth=1", "--quiet"]
+    for what, folder in folders.items():
+        argv += [f"--{what}", str(folder)]
+    assert main(argv) == 0
+    assert _injected(folders["reports"] / "01_game.ipynb")["agent_depth"] == 1  # not quick's 2
+    book = json.loads((folders["figures"] / "PROVENANCE.json").read_text())
+    assert book and all(e["parameters"]["agent_depth"] == 1 for e in book.values())
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "params"),
