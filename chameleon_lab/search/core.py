@@ -296,6 +296,12 @@ def compile_for(dispatcher: Any, *args: Any) -> None:
 _COMPILED: set[Any] = set()
 
 
+def compiled(dispatcher: Any) -> bool:
+    """Whether :func:`compile_for` has seen ``dispatcher`` compiled (a set lookup), so a
+    caller can skip building the arguments it would compile for."""
+    return dispatcher in _COMPILED
+
+
 @njit(cache=True)
 def no_noisy_moves(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The noisy moves of a game that declares none: there are none."""

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -30,6 +31,7 @@ from .core import (
     check_root,
     check_tt_bits,
     compile_for,
+    compiled,
     node_head,
     resident_zeros,
     scratch_record,
@@ -82,25 +84,29 @@ class DeepSearch:
     #: Paranoid's move ordering from this remaining depth on (0: generation order)
     order_depth: int = I.ORDER_DEPTH
 
-    def _root_call(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> tuple:
-        """The node function compiled for this game and heuristic, and its arguments
-        for a search of the root (ply 0) to ``depth``."""
+    def _node(self) -> Any:
+        """The algorithm's node function compiled for this game and heuristic."""
         algorithm = get_algorithm(self.algorithm)
-        node = bind(algorithm.improved_node, self.game, self.evaluate, _nrt=False)
+        return bind(algorithm.improved_node, self.game, self.evaluate, _nrt=False)
+
+    def _root_args(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> tuple:
+        """The node function's arguments for a search of the root (ply 0) to ``depth``."""
         head = node_head(state, depth, 0, self.normalize)
-        return node, algorithm.improved_root_args(self, state, ws, head, ws.tables)
+        return get_algorithm(self.algorithm).improved_root_args(self, state, ws, head, ws.tables)
 
     def compile(self, state: np.ndarray, ws: DeepWorkspace) -> None:
         """Compile the node function for the root call now (once per process and
         binding), so that numba's compile time (seconds) is not on the search's clock:
-        counted there, it spent a first search's time budget before the tree began."""
-        node, args = self._root_call(state, 1, ws)
-        compile_for(node, *args)
+        counted there, it spent a first search's time budget before the tree began.
+        Once compiled, the root's arguments are not built again here (Hypermax's cost
+        a few microseconds a search)."""
+        node = self._node()
+        if not compiled(node):
+            compile_for(node, *self._root_args(state, 1, ws))
 
     def run_root(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> None:
         """Search the root (ply 0) to ``depth``; results land in the workspace."""
-        node, args = self._root_call(state, depth, ws)
-        node(*args)
+        self._node()(*self._root_args(state, depth, ws))
 
 
 def _order(scores: np.ndarray, previous: np.ndarray) -> np.ndarray:
