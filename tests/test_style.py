@@ -54,3 +54,26 @@ def test_a_count_axis_labels_a_tick_below_its_smallest_count():
     labels = [left.yaxis.get_major_formatter()(v, 0) for v in (100, 1_000, 100_000)]
     assert labels == ["100", "1k", "100k"]
     plt.close(fig)
+
+
+def test_panels_sharing_a_count_axis_show_every_panels_counts():
+    # the axis was once made after each panel, which fixed its top at the first
+    # panel's counts and cut the later panels' larger ones off
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    from chameleon_lab.analysis.plots import plot_nodes_per_depth
+
+    counts = {"late (5-8)": [30, 80, 900], "middle (9-12)": [40, 250, 40_000]}
+    rows = [("maxn", "True", phase, d, n)
+            for phase, nodes in counts.items()
+            for d, n in zip((1, 2, 3), nodes, strict=True)]  # fmt: skip
+    df = pd.DataFrame(rows, columns=["algorithm", "normalize", "phase", "depth", "nodes"])
+    fig = plot_nodes_per_depth(df)
+    for ax in fig.axes:
+        bottom, top = ax.get_ylim()
+        assert bottom <= 10 and top >= 40_000  # labelled below the lowest, all shown
+    plt.close(fig)

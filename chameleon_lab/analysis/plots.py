@@ -28,7 +28,8 @@ def _budget_axis(ax: Any, budgets: Any) -> None:
 def _count_axis(ax: Any) -> None:
     """A log-scale count axis labelled 1, 10, 100, 1k, 10k, 1M (not 10^k), reaching
     down to the power of ten below its smallest count, so that the lowest points are
-    read against a labelled tick (call it after plotting)."""
+    read against a labelled tick. Call it after plotting every panel that shares the
+    axis: setting the bottom fixes the top where the data drawn so far reach."""
     from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     def short(v: float, _pos: Any) -> str:
@@ -199,10 +200,11 @@ def plot_nodes_per_depth(per_depth: pd.DataFrame) -> Any:
                 label=f"{algorithm}{' (not normalised)' if dashed else ''}",
                 **look,
             )
-        _count_axis(ax)
         ax.set_xticks(sorted(part["depth"].unique()))
         ax.set_xlabel("search depth (plies)")
         ax.set_title(ph, fontsize=10)
+    for ax in axes:  # after every panel: they share the axis
+        _count_axis(ax)
     axes[0].set_ylabel("nodes (expanded + evaluated, log scale)")
     axes[-1].legend(fontsize=7)
     fig.suptitle("Nodes per depth on the same four-player positions, by game phase")
