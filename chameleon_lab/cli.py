@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 
 def _positive(text: str) -> int:
@@ -149,15 +150,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
                         f"--phases: {name!r} is not a game phase; choose from "
                         f"{', '.join(phase_names)}"
                     )
-            print_time_to_depth(
-                args.at_depth,
-                per_phase=args.positions,
-                algorithms=tuple(args.algorithms or ()),
-                repeat=args.repeat or 3,
-                phases=tuple(args.phases or ()),
-            )
+            given = _given(algorithms=args.algorithms, repeat=args.repeat, phases=args.phases)
+            print_time_to_depth(args.at_depth, per_phase=args.positions, **given)
         else:
-            print_depth_table(tuple(args.budgets or (10, 100, 1000)), per_phase=args.positions)
+            print_depth_table(per_phase=args.positions, **_given(budgets_ms=args.budgets))
     elif args.what == "tournament":
         print_tournament(games=args.games, depth=args.depth, workers=tuple(args.workers))
     else:
@@ -169,8 +165,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print_search(depth=args.depth, count=args.positions)
         print_improved(depth=args.depth, count=args.positions)
         if args.budgets:
-            print_depths(tuple(args.budgets), move_limit=args.move_limit or 100)
+            print_depths(tuple(args.budgets), **_given(move_limit=args.move_limit))
     return 0
+
+
+def _given(**options: Any) -> dict[str, Any]:
+    """The options given on the command line (lists as tuples); those left out (None)
+    take the benchmark function's own defaults, which the help texts quote."""
+    return {k: tuple(v) if isinstance(v, list) else v for k, v in options.items() if v is not None}
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
