@@ -33,5 +33,6 @@ bench-games: $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,bench]'
 	$(BIN)/chameleon-lab bench games
 
-clean:
+clean:  # the venv, tool caches and compiled code (numba's cache sits in __pycache__)
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	find chameleon_lab tests -name __pycache__ -type d -prune -exec rm -rf {} +
