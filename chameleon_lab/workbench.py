@@ -258,7 +258,9 @@ def run_notebook(
     Relative folders (``reports``, the ``figures_dir`` and ``data_dir`` parameters)
     are taken in the project folder (:func:`project_path`); ``reports`` is created.
     The notebook, ``profile`` and parameters go to the kernel (``CHAMELEON_RUN``), so
-    every figure and table it writes records them (:mod:`.analysis.output`).
+    every figure and table it writes records them (:mod:`.analysis.output`). A
+    parameter the notebook does not declare is refused (``ValueError``, see
+    :func:`check_parameter_names`).
     """
     import papermill as pm
     from papermill.exceptions import PapermillExecutionError
@@ -266,6 +268,7 @@ def run_notebook(
     source = (source_dir or notebook_dir()) / f"{name}.ipynb"
     if not source.exists():
         raise ValueError(f"no notebook {source}; notebooks: {', '.join(NOTEBOOKS)}")
+    check_parameter_names(name, parameters, declared_parameters(source))
     given = dict(parameters)  # as the caller wrote them, for the provenance
     parameters = {
         key: str(project_path(value)) if key in FOLDER_PARAMETERS else value
@@ -310,11 +313,17 @@ def run_notebook(
 def notebook_parameters(name: str) -> dict[str, Any]:
     """The parameters notebook ``name`` declares (its cell tagged ``parameters``), with
     their default values (``None`` where a default is not a plain literal)."""
+    name = check_choice("notebook", name, NOTEBOOKS)
+    return declared_parameters(notebook_dir() / f"{name}.ipynb")
+
+
+def declared_parameters(source: Path) -> dict[str, Any]:
+    """The parameters the notebook file ``source`` declares, with their defaults (see
+    :func:`notebook_parameters`)."""
     import ast
 
     import papermill as pm
 
-    source = notebook_dir() / f"{check_choice('notebook', name, NOTEBOOKS)}.ipynb"
     defaults = {}
     for key, info in pm.inspect_notebook(str(source)).items():
         try:
@@ -322,6 +331,24 @@ def notebook_parameters(name: str) -> dict[str, Any]:
         except (ValueError, SyntaxError):
             defaults[key] = None
     return defaults
+
+
+def check_parameter_names(name: str, given: Iterable[str], declared: Iterable[str]) -> None:
+    """Refuse a parameter notebook ``name`` does not declare: papermill would inject it
+    as a new variable with only a warning, and the notebook would run with the default
+    of the parameter that was meant (``agent_dpeth=1`` leaves ``agent_depth`` as it
+    was). The message names the closest declared parameter and all of them."""
+    import difflib
+
+    declared = list(declared)
+    for key in given:
+        if key in declared:
+            continue
+        close = difflib.get_close_matches(str(key), declared, n=1, cutoff=0.6)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        raise ValueError(
+            f"{name} has no parameter {key!r}{hint}; its parameters: {', '.join(declared)}"
+        )
 
 
 #: Parameters the batch sets from its own options (``--figures``, ``--data``, ...).
@@ -347,11 +374,10 @@ def parse_settings(name: str, items: Sequence[str]) -> dict[str, Any]:
             raise ValueError(f"--set {item!r}: expected NAME=VALUE, e.g. repetitions=2")
         if key in BATCH_PARAMETERS:
             raise ValueError(f"--set {key}: the batch sets {key}; use {BATCH_PARAMETERS[key]}")
-        if key not in declared:
-            raise ValueError(
-                f"--set {key}: {name} has no parameter {key!r}; its parameters: "
-                f"{', '.join(k for k in declared if k not in BATCH_PARAMETERS)}"
-            )
+        try:
+            check_parameter_names(name, [key], [k for k in declared if k not in BATCH_PARAMETERS])
+        except ValueError as exc:
+            raise ValueError(f"--set {key}: {exc}") from None
         if key in settings:
             raise ValueError(f"--set {key}: given twice")
         if isinstance(declared[key], str):

@@ -20,6 +20,7 @@ from chameleon_lab.workbench import (
     notebook_dir,
     project_path,
     project_root,
+    run_batch,
     run_notebook,
 )
 
@@ -165,6 +166,19 @@ def test_bad_parameters_stop_at_the_check_cell(name, params, message, tmp_path):
     assert f"notebook {name} failed in cell 3 (`# Check the parameters" in str(info.value)
 
 
+def test_the_python_api_refuses_parameters_a_notebook_does_not_declare(tmp_path):
+    # papermill injects an unknown name as a new variable with a warning, and the
+    # notebook runs with the default of the parameter that was meant
+    with pytest.raises(ValueError, match=r"01_game has no parameter 'agent_dpeth' \(did you "
+                       r"mean 'agent_depth'\?\); its parameters: .*agent_depth"):  # fmt: skip
+        folders = {"figures_dir": str(tmp_path / "f"), "data_dir": str(tmp_path / "d")}
+        run_notebook("01_game", {**folders, "agent_dpeth": 1}, tmp_path / "reports")
+    with pytest.raises(ValueError, match=r"no parameter 'budget_ms' \(did you mean 'budgets_ms'"):
+        run_batch(only=["05_time_budgets"], settings={"budget_ms": [10]}, progress=False,
+                  reports=tmp_path / "r", figures=tmp_path / "f", data=tmp_path / "d")  # fmt: skip
+    assert not (tmp_path / "reports").exists() and not (tmp_path / "r").exists()
+
+
 def test_the_batch_refuses_unknown_profiles_and_notebooks(capsys):
     from chameleon_lab.cli import main
 
@@ -184,6 +198,8 @@ def test_the_batch_refuses_unknown_profiles_and_notebooks(capsys):
         (["--only", "05_time_budgets", "--set", "nope=1"],
          "05_time_budgets has no parameter 'nope'; its parameters: flavour, algorithms, "
          "budgets_ms, repetitions"),
+        (["--only", "05_time_budgets", "--set", "repetition=1"],
+         "05_time_budgets has no parameter 'repetition' (did you mean 'repetitions'?)"),
         (["--only", "05_time_budgets", "--set", "budgets_ms=10,100"],
          "budgets_ms takes a JSON value like its default [5, 20, 80]"),
         (["--only", "05_time_budgets", "--set", "flavour"], "expected NAME=VALUE"),
