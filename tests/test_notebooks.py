@@ -145,6 +145,23 @@ def test_notebook_runs_and_writes_its_files(name, tmp_path, capfd):
         ).exists()
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "change"),
+    [("06_two_player_search", {"tournament_ms": 6}), ("05_time_budgets", {"repetitions": 2})],
+)
+def test_a_notebook_runs_again_with_other_parameters_into_the_same_folder(name, change, tmp_path):
+    # as the full batch after the quick one does, into the default data folder: the
+    # records of the first run's sessions held their names, and the second run's
+    # sessions (other parameters, same names) were refused as "other parameters"
+    params = {"figures_dir": str(tmp_path / "f"), "data_dir": str(tmp_path / "d"), **TINY[name]}
+    run_notebook(name, params, tmp_path / "reports")
+    first = sorted((tmp_path / "d" / "records").rglob("*.jsonl"))
+    run_notebook(name, {**params, **change}, tmp_path / "reports")
+    both = sorted((tmp_path / "d" / "records").rglob("*.jsonl"))
+    assert first and set(first) < set(both) and len(both) == 2 * len(first)
+
+
 @pytest.mark.parametrize(
     ("name", "params", "message"),
     [
@@ -374,10 +391,11 @@ def test_the_readme_papermill_command_runs_as_printed(tmp_path):
     assert (figures / "budget_win_rate_thesis.png").read_bytes()[:4] == b"\x89PNG"
     rows = list(csv.reader((data / "budget_win_rates_thesis.csv").open()))
     assert len(rows) >= 2
-    assert sorted(p.name for p in (data / "records" / "budgets").glob("*.jsonl")) == [
-        "budget-thesis-2ms.jsonl",
-        "budget-thesis-4ms.jsonl",
-    ]
+    names = sorted(p.name for p in (data / "records" / "budgets").glob("*.jsonl"))
+    assert [re.sub(r"-[0-9a-f]{16}\.jsonl$", "", n) for n in names] == [
+        "budget-thesis-2ms",
+        "budget-thesis-4ms",
+    ], names  # each session's records file is named by its name and fingerprint
 
 
 def test_relative_folders_are_taken_in_the_project(tmp_path, monkeypatch):

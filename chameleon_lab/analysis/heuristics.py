@@ -167,5 +167,6 @@ def heuristic_session(
 
 
 def records_path(session: Session, folder: str | Path) -> Path:
-    """Where a heuristic tournament's records go: one file per heuristic version."""
-    return Path(folder) / f"{session.name}.jsonl"
+    """Where a heuristic tournament's records go: one file per heuristic version (in
+    the session's name) and parameters (:meth:`.Session.records_file`)."""
+    return session.records_file(folder)

@@ -3,8 +3,9 @@
 * :func:`budget_study`: the four algorithms against each other at several time
   budgets, for win rate against budget and the depths reached.
 
-Fresh games are written to records files under ``records_dir`` (one per session),
-so a rerun of a notebook resumes instead of starting over.
+Fresh games are written to records files under ``records_dir`` (one per session and
+parameters, :meth:`.Session.records_file`), so a rerun of a notebook resumes instead
+of starting over.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ def budget_study(
     records = []
     for b in budgets_ms:
         session = budget_session(algorithms, b, flavour, repetitions)
-        out = Path(records_dir) / "budgets" / f"{session.name}.jsonl"
+        out = session.records_file(Path(records_dir) / "budgets")
         run_session(session, out, workers=workers, progress=progress)
         records += session_records(out, session)
     t = tables(records)

@@ -1,8 +1,9 @@
 """The study behind the thesis-tables notebook: tables 6.1 to 6.11 from the legacy
 files, or their sessions played afresh in the thesis or the improved flavour.
 
-Fresh games are written to records files under ``records_dir`` (one per session), so a
-rerun of the notebook resumes instead of starting over.
+Fresh games are written to records files under ``records_dir`` (one per session and
+parameters, :meth:`~chameleon_lab.tournament.Session.records_file`), so a rerun of the
+notebook resumes instead of starting over.
 """
 
 from __future__ import annotations
@@ -54,8 +55,8 @@ def thesis_study(
     if source not in ("thesis", "improved"):
         raise ValueError(f"unknown source {source!r}; valid: legacy, thesis, improved")
     for name in sessions:
-        out = Path(records_dir) / source / f"{name}.jsonl"
         session = thesis_session(name, source)
+        out = session.records_file(Path(records_dir) / source)
         run_session(session, out, workers=workers, progress=progress)
         records += session_records(out, session)
     return tables(records)

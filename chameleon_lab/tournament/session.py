@@ -287,6 +287,13 @@ class Session:
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    def records_file(self, folder: str | Path) -> Path:
+        """``folder/NAME-FINGERPRINT.jsonl``: a records file of this session's own, so a
+        rerun with the same parameters resumes it while a run with other ones (the
+        full batch after the quick one, a new heuristic version) starts a file of its
+        own instead of being refused for mixing two experiments in one."""
+        return Path(folder) / f"{self.name}-{self.fingerprint}.jsonl"
+
     def tasks(self) -> SessionTasks:
         """Every game of the session: repetitions times seatings, numbered from 0.
 
