@@ -224,8 +224,13 @@ def _session_from_args(args: argparse.Namespace):
     from .tournament import Session, load_session
 
     if args.session_file:
-        if args.agent:
-            raise ValueError("give a session file or --agent options, not both")
+        given = [flag for dest, flag in SESSION_OPTIONS.items() if getattr(args, dest) not in
+                 (None, [])]  # fmt: skip
+        if given:
+            raise ValueError(
+                f"{', '.join(given)}: a session file holds the whole session; give its "
+                "options in the file (or the options without a file), not both"
+            )
         return load_session(args.session_file)
     if not args.agent:
         raise ValueError("a tournament needs a session file or at least one --agent NAME:...")
@@ -238,25 +243,37 @@ def _session_from_args(args: argparse.Namespace):
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise ValueError(f"agent name(s) given twice: {', '.join(twice)}; give each agent once")
-    chameleon = args.game == "chameleon"
+    game = args.game or "chameleon"
+    chameleon = game == "chameleon"
     params = dict(args.param)
     if len(params) != len(args.param):
         raise ValueError("a --param is given twice; give each parameter once")
     design = args.design or ("original" if chameleon else "every")
     move_limit = args.move_limit or (ORIGINAL_MOVE_LIMIT if chameleon else None)
     return Session(
-        args.name,
+        args.name or "session",
         dict(args.agent),
-        game=args.game,
+        game=game,
         game_params=params,
         design=design,
         players=args.players,
         seatings=args.seating,
         budget=budget,
-        repetitions=args.repetitions,
-        seed=args.seed,
+        repetitions=args.repetitions or 1,
+        seed=args.seed or 0,
         move_limit=move_limit,
+        opening_plies=args.opening_plies or 0,
     )
+
+
+#: The tournament options that make a session (by their ``args`` names), refused
+#: beside a session file, which would silently win over them.
+SESSION_OPTIONS = {
+    "name": "--name", "agent": "--agent", "game": "--game", "param": "--param",
+    "design": "--design", "players": "--players", "seating": "--seating", "depth": "--depth",
+    "time_ms": "--time-ms", "nodes": "--nodes", "repetitions": "--repetitions",
+    "seed": "--seed", "move_limit": "--move-limit", "opening_plies": "--opening-plies",
+}  # fmt: skip
 
 
 def _print_summary(records: list, *, aggregate: bool = False, statistics: bool = False) -> None:
@@ -500,7 +517,7 @@ def build_parser() -> argparse.ArgumentParser:
         "to --out, and running the same command again resumes.",
     )
     tour.add_argument("session_file", nargs="?", help="session file (.json or .toml)")
-    tour.add_argument("--name", default="session", help="session name (default 'session')")
+    tour.add_argument("--name", help="session name (default 'session')")
     tour.add_argument(
         "--agent",
         action="append",
@@ -509,9 +526,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME:key=value,...",
         help="an agent, e.g. 'para:algorithm=paranoid,flavour=thesis' (repeat for more)",
     )
-    tour.add_argument(
-        "--game", default="chameleon", help="the game by name (default chameleon; see 'games')"
-    )
+    tour.add_argument("--game", help="the game by name (default chameleon; see 'games')")
     tour.add_argument(
         "--param",
         action="append",
@@ -535,13 +550,18 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument(
         "--nodes", type=_node_budget, help="default budget: nodes a move (1 to 2**63 - 1)"
     )
-    tour.add_argument("--repetitions", type=_positive, default=1, help="plays of each seating")
-    tour.add_argument("--seed", type=int, default=0, help="session seed (default 0)")
+    tour.add_argument("--repetitions", type=_positive, help="plays of each seating (default 1)")
+    tour.add_argument("--seed", type=int, help="session seed (default 0)")
     tour.add_argument(
         "--move-limit",
         type=_positive,
         help="moves a game (default: 100 for Chameleon Chess as the original, else none)",
     )
+    tour.add_argument(
+        "--opening-plies", type=int, metavar="N",
+        help="each repetition starts after N random plies, the same for all its seatings: "
+        "deterministic agents would otherwise replay the same games (default 0)",
+    )  # fmt: skip
     _runner_options(tour)
     tour.add_argument(
         "--out",

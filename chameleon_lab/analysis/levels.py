@@ -28,9 +28,12 @@ def connect4_levels_session(
     repetitions: int = 1,
     seed: int = 0,
     random_move_probability: float = 0.0,
+    opening_plies: int = 0,
 ) -> Session:
-    """Every (level, aggressiveness) agent of seed 004 against every other, both colours;
-    agents are named ``L{level}A{aggressiveness}``."""
+    """Every (level, aggressiveness) agent of seed 004 against every other, both colours,
+    each repetition from its own random opening of ``opening_plies`` plies (the agents
+    are deterministic: see :class:`~chameleon_lab.tournament.Session`); agents are
+    named ``L{level}A{aggressiveness}``."""
     agents = {
         f"L{lv}A{a}": {**connect4_level(lv, a), "random_move_probability": random_move_probability}
         for lv in levels
@@ -46,6 +49,7 @@ def connect4_levels_session(
         repetitions=repetitions,
         seed=seed,
         move_limit=None,
+        opening_plies=opening_plies,
     )
 
 
@@ -55,8 +59,10 @@ def reversi_levels_session(
     variant: str = "reversi",
     repetitions: int = 1,
     seed: int = 0,
+    opening_plies: int = 0,
 ) -> Session:
-    """Seed 003's levels against each other, both colours, in ``variant``."""
+    """Seed 003's levels against each other, both colours, in ``variant``, each
+    repetition from its own random opening of ``opening_plies`` plies."""
     agents = {lv: {k: v for k, v in reversi_level(lv).items() if k != "game"} for lv in levels}
     return Session(
         f"{variant}-levels",
@@ -68,6 +74,7 @@ def reversi_levels_session(
         repetitions=repetitions,
         seed=seed,
         move_limit=None,
+        opening_plies=opening_plies,
     )
 
 

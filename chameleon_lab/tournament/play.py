@@ -10,7 +10,9 @@ A record is one JSON-friendly dict (one line of a records file, see :mod:`.recor
 * ``seating``: one entry per seat, each an agent name or ``None``;
   ``agents``: the full parameters of each seated agent by name;
 * ``start`` and ``final``: the positions (Chameleon Chess: compact strings; other
-  games: their JSON form); ``moves``: one dict per move with the move in notation,
+  games: their JSON form); ``start`` is where the agents began, after the random
+  ``opening`` (its moves in notation; only in records of sessions with
+  ``opening_plies``); ``moves``: one dict per move with the move in notation,
   the seat that made it, the number of legal moves before it (the branching factor),
   Chameleon's pawns on the board, and what the search did (``depth``, ``expanded``,
   ``evaluated``, ``time_ms``, ``random``);
@@ -28,6 +30,8 @@ import platform
 import time
 from collections.abc import Sequence
 from typing import Any
+
+import numpy as np
 
 from ..agents import DEFAULT_GAME, Agent
 from ..games.chameleon import Position
@@ -131,6 +135,28 @@ def warm_up(params: dict[str, Any], start: Any) -> None:
         _WARM.add(key)
 
 
+#: Draws of an opening before giving up when every one ends the game.
+OPENING_ATTEMPTS = 1000
+
+
+def opening(start: Any, plies: int, seed: int) -> list[Any]:
+    """``plies`` uniformly random moves from ``start`` (drawn by a generator seeded
+    with ``seed``) after which the game goes on; an opening that ends the game is
+    drawn again. ``ValueError`` when :data:`OPENING_ATTEMPTS` draws all end it."""
+    rng = np.random.default_rng(seed)
+    for _ in range(OPENING_ATTEMPTS):
+        position, moves = start, []
+        while len(moves) < plies and not position.is_over:
+            legal = position.legal_moves
+            moves.append(legal[int(rng.integers(len(legal)))])
+            position = position.play(moves[-1])
+        if not position.is_over:
+            return moves
+    raise ValueError(
+        f"every random opening of {plies} plies tried ended the game; use fewer opening_plies"
+    )
+
+
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play ``task``'s game to its end and return its record.
 
@@ -143,6 +169,9 @@ def play_game(task: GameTask) -> dict[str, Any]:
     start = game.start()
     for params in task.agents.values():
         warm_up(params, start)
+    first = opening(start, task.opening_plies, task.opening_seed)
+    for move in first:
+        start = start.play(move)
     seats = {
         seat: Agent.from_params({**task.agents[name], "seed": task.seat_seed(seat)})
         for seat, name in enumerate(task.seating)
@@ -182,6 +211,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "agents": task.agents,
         "move_limit": task.move_limit,
         "start": position_text(start),
+        **({"opening": [str(m) for m in first]} if task.opening_plies else {}),
         "moves": moves,
         "versions": versions(),
     }

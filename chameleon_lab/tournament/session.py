@@ -11,6 +11,14 @@ a rerun resumes only games of the very same session.
 Seeds: game ``i`` of repetition ``r`` gets the seed drawn from
 ``SeedSequence([seed, r, i])``, and each seat's agent a seed drawn from that one and
 its seat, so a game's randomness does not depend on which worker plays it or when.
+With ``opening_plies`` the games of repetition ``r`` start from the opening drawn from
+``SeedSequence([seed, r, OPENING_STREAM])``.
+
+Openings matter because the searches are deterministic: at a fixed depth two agents
+play the very same game every time they meet, so repeating a seating without
+``opening_plies`` adds copies, not observations, and a confidence interval over them
+is too narrow. A random opening per repetition, played from both sides by every
+pairing, makes the repetitions different games.
 """
 
 from __future__ import annotations
@@ -37,6 +45,11 @@ BUDGET_KEYS = ("depth", "time_ms", "nodes")
 BOOLEAN_AGENT_PARAMS = ("normalize",)
 #: the largest node budget: the searches count nodes in 64-bit integers
 MAX_NODES = 2**63 - 1
+#: the last entry of the seed sequence of a repetition's opening (seating indices,
+#: the last entry of the games' own seed sequences, stay far below it)
+OPENING_STREAM = 0x6F70656E
+#: the longest random opening a session takes
+MAX_OPENING_PLIES = 64
 
 
 def _kind(value: Any) -> str:
@@ -75,6 +88,10 @@ class GameTask:
     #: researchers' own heuristics the agents use, by name: they travel with the task
     #: to worker processes and Dask workers, which register them before playing
     heuristics: dict[str, Any] = field(default_factory=dict, compare=False)
+    #: random plies from the game's start before the agents play, drawn from
+    #: ``opening_seed`` (see :func:`.play.opening`)
+    opening_plies: int = 0
+    opening_seed: int = 0
 
     def seat_seed(self, seat: int) -> int:
         """The seed of the agent at ``seat`` in this game."""
@@ -104,6 +121,10 @@ class Session:
       (the given ``seatings``, e.g. ``["maxn,paranoid,_,_"]``, one entry per seat).
     * ``budget``: ``depth``/``time_ms``/``nodes`` for agents that give none themselves.
     * ``repetitions``: every seating is played this often, each game with its own seed.
+    * ``opening_plies``: every game of a repetition starts after the same this many
+      uniformly random plies from the game's start, drawn for the repetition (see
+      the module docstring: without them deterministic agents repeat their games);
+      an opening that ends the game is drawn again. 0 (default): the game's start.
     """
 
     name: str
@@ -118,6 +139,7 @@ class Session:
     red_occupied: bool = False
     game: str = DEFAULT_GAME
     game_params: Mapping[str, Any] = field(default_factory=dict)
+    opening_plies: int = 0
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -147,6 +169,12 @@ class Session:
                 raise ValueError(f"{key} must be a whole number >= 0, got {value!r}")
         if self.repetitions < 1:
             raise ValueError(f"repetitions must be >= 1, got {self.repetitions}")
+        op = self.opening_plies
+        if isinstance(op, bool) or not isinstance(op, int) or not 0 <= op <= MAX_OPENING_PLIES:
+            raise ValueError(
+                f"opening_plies must be a whole number 0..{MAX_OPENING_PLIES} (random plies "
+                f"before the agents play; 0: the game's start), got {op!r}"
+            )
         ml = self.move_limit
         if ml is not None and (isinstance(ml, bool) or not isinstance(ml, int) or ml < 1):
             raise ValueError(f"move_limit must be a whole number >= 1 or None, got {ml!r}")
@@ -255,9 +283,12 @@ class Session:
         """Plain JSON-friendly parameters; :meth:`from_dict` recreates the session.
 
         ``game`` and ``game_params`` appear only for games other than Chameleon Chess,
-        so sessions made before other games existed keep their fingerprints.
+        ``opening_plies`` only when not 0, so sessions made before they existed keep
+        their fingerprints.
         """
         out = asdict(self)
+        if not self.opening_plies:
+            del out["opening_plies"]
         if out["seatings"] is not None:
             out["seatings"] = [list(s) for s in self.seating_list()]
         if self.game == DEFAULT_GAME:
@@ -347,6 +378,8 @@ class SessionTasks(Sequence[GameTask]):
                 for name, function in self._own.items()
                 if any(params.get("heuristic") == name for params in used.values())
             },
+            self.session.opening_plies,
+            _draw_seed([self.session.seed, rep, OPENING_STREAM]),
         )
 
     def __getitem__(self, index: Any) -> Any:
