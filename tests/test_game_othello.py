@@ -164,6 +164,19 @@ def test_random_playouts_follow_the_plain_rules(variant, seed):
     assert pos.game.ops.side_to_move(pos.state) == side
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 2**32), st.floats(0.0, 1.0), st.integers(0, 1))
+def test_mobility_and_can_move_follow_the_plain_rules(seed, empty, side):
+    # random boards of every fill, from nearly empty to full (where neither side moves)
+    rng = random.Random(seed)
+    board = tuple(0 if rng.random() < empty else rng.choice((1, 2)) for _ in range(64))
+    bits = [sum(1 << sq for sq in range(64) if board[sq] == colour) for colour in (1, 2)]
+    own, opp = np.uint64(bits[side]), np.uint64(bits[1 - side])
+    placements = py_placements(board, side)
+    assert int(K.mobility(own, opp)) == sum(1 << sq for sq in placements)
+    assert bool(K.can_move(own, opp)) == bool(placements)
+
+
 def forced_pass_position():
     """The first position of a seeded random game where the side to move must pass."""
     game = get_game("othello")
