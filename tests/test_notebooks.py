@@ -105,7 +105,12 @@ PROMISED = {
     ),
     "06_two_player_search": (
         ["twoplayer_ladder_gomoku", "twoplayer_depth_in_time_gomoku", "twoplayer_dice_tree"],
-        ["twoplayer_ladder_gomoku", "twoplayer_pvs_gomoku", "twoplayer_tournament_gomoku"],
+        [
+            "twoplayer_ladder_gomoku",
+            "twoplayer_pvs_gomoku",
+            "twoplayer_tournament_gomoku",
+            "twoplayer_ratings_gomoku",
+        ],
     ),
 }
 
