@@ -259,10 +259,8 @@ def _session_from_args(args: argparse.Namespace):
         players=args.players,
         seatings=args.seating,
         budget=budget,
-        repetitions=args.repetitions or 1,
-        seed=args.seed or 0,
         move_limit=move_limit,
-        opening_plies=args.opening_plies or 0,
+        **_given(repetitions=args.repetitions, seed=args.seed, opening_plies=args.opening_plies),
     )
 
 
