@@ -366,6 +366,7 @@ def parse_settings(name: str, items: Sequence[str]) -> dict[str, Any]:
     then checks the values themselves.
     """
     declared = notebook_parameters(name)
+    settable = [k for k in declared if k not in BATCH_PARAMETERS]
     settings: dict[str, Any] = {}
     for item in items:
         key, sep, text = item.partition("=")
@@ -375,7 +376,7 @@ def parse_settings(name: str, items: Sequence[str]) -> dict[str, Any]:
         if key in BATCH_PARAMETERS:
             raise ValueError(f"--set {key}: the batch sets {key}; use {BATCH_PARAMETERS[key]}")
         try:
-            check_parameter_names(name, [key], [k for k in declared if k not in BATCH_PARAMETERS])
+            check_parameter_names(name, [key], settable)
         except ValueError as exc:
             raise ValueError(f"--set {key}: {exc}") from None
         if key in settings:

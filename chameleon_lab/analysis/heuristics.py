@@ -10,7 +10,6 @@ correlations (Spearman), so heuristics on different scales compare fairly.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -164,9 +163,3 @@ def heuristic_session(
         game=game,
         game_params=dict(game_params or {}),
     )
-
-
-def records_path(session: Session, folder: str | Path) -> Path:
-    """Where a heuristic tournament's records go: one file per heuristic version (in
-    the session's name) and parameters (:meth:`.Session.records_file`)."""
-    return session.records_file(folder)

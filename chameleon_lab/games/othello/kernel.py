@@ -174,14 +174,21 @@ def _fill(gen, opp, left, right, mask):
 
 
 @njit(cache=True, inline="always")  # no call: no error path
+def _moves_towards(own, opp, empty, d):
+    """The ``empty`` squares where ``own`` could place a disc flipping in direction
+    ``d``: one step beyond a run of ``opp`` discs grown from an own disc."""
+    run = _fill(own, opp, _LEFT[d], _RIGHT[d], _MASK[d]) ^ own
+    return ((run << _LEFT[d]) >> _RIGHT[d]) & _MASK[d] & empty
+
+
+@njit(cache=True, inline="always")  # no call: no error path
 def mobility(own, opp):
     """The empty squares where the owner of ``own`` (``uint64``) could place a disc:
     one step beyond the opponent discs in an unbroken line from an own disc."""
     empty = ~(own | opp)
     moves = _ZERO
     for d in range(8):
-        run = _fill(own, opp, _LEFT[d], _RIGHT[d], _MASK[d]) ^ own
-        moves |= ((run << _LEFT[d]) >> _RIGHT[d]) & _MASK[d] & empty
+        moves |= _moves_towards(own, opp, empty, d)
     return moves
 
 
@@ -191,9 +198,8 @@ def can_move(own, opp):
     first direction with a move: the finished-game test that every node of a search
     makes (:func:`player_of`), which mostly answers in its first direction."""
     empty = ~(own | opp)
-    for d in range(8):
-        run = _fill(own, opp, _LEFT[d], _RIGHT[d], _MASK[d]) ^ own
-        if ((run << _LEFT[d]) >> _RIGHT[d]) & _MASK[d] & empty:
+    for d in range(8):  # noqa: SIM110 (a plain loop: what numba compiles best)
+        if _moves_towards(own, opp, empty, d):
             return True
     return False
 
