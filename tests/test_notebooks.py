@@ -153,7 +153,10 @@ def test_notebook_runs_and_writes_its_files(name, tmp_path, capfd):
 @pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "change"),
-    [("06_two_player_search", {"tournament_ms": 6}), ("05_time_budgets", {"repetitions": 2})],
+    [
+        ("06_two_player_search", {"tournament_ms": 6}),
+        ("05_time_budgets", {"algorithms": ["maxn", "hypermax"]}),
+    ],
 )
 def test_a_notebook_runs_again_with_other_parameters_into_the_same_folder(name, change, tmp_path):
     # as the full batch after the quick one does, into the default data folder: the
@@ -165,6 +168,21 @@ def test_a_notebook_runs_again_with_other_parameters_into_the_same_folder(name, 
     run_notebook(name, {**params, **change}, tmp_path / "reports")
     both = sorted((tmp_path / "d" / "records").rglob("*.jsonl"))
     assert first and set(first) < set(both) and len(both) == 2 * len(first)
+
+
+@pytest.mark.slow
+def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path):
+    # the same sessions grown: the same records files, each game in them once
+    name = "05_time_budgets"
+    params = {"figures_dir": str(tmp_path / "f"), "data_dir": str(tmp_path / "d"), **TINY[name]}
+    run_notebook(name, params, tmp_path / "reports")
+    files = sorted((tmp_path / "d" / "records").rglob("*.jsonl"))
+    games = {f: len(f.read_text().splitlines()) for f in files}
+    run_notebook(name, {**params, "repetitions": 3}, tmp_path / "reports")
+    assert sorted((tmp_path / "d" / "records").rglob("*.jsonl")) == files
+    for f in files:
+        numbers = [json.loads(line)["game"] for line in f.read_text().splitlines()]
+        assert sorted(numbers) == list(range(3 * games[f])), f
 
 
 @pytest.mark.parametrize(

@@ -71,7 +71,9 @@ def complexity_session(
 def per_game(records: Sequence[dict[str, Any]]) -> pd.DataFrame:
     """Per game: players, random-move probability, mean and median branching factor,
     length in moves (the columns of the thesis's ``branching-factor-and-depth.csv``),
-    and ``line``, a short hash of the game's moves (equal games, equal lines)."""
+    and ``line``, a short hash of the game's moves (equal games, equal lines); ordered
+    by players, probability and game (not by the sessions' fingerprints, which would
+    reorder the rows whenever a fingerprint changed)."""
     t = tables(records)
     p = {r["session_id"]: r["agents"]["a"]["random_move_probability"] for r in records}
     grouped = t.moves.groupby(["session_id", "game"])
@@ -82,6 +84,7 @@ def per_game(records: Sequence[dict[str, Any]]) -> pd.DataFrame:
     )
     out = out.reset_index().merge(t.games[["session_id", "game", "players"]])
     out["p_random"] = out["session_id"].map(p)
+    out = out.sort_values(["players", "p_random", "game"], kind="stable", ignore_index=True)
     return out[["players", "p_random", "b_mean", "b_median", "length", "line"]]
 
 

@@ -332,23 +332,32 @@ def finished_games(path: str | Path, session: Session) -> set[int]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", TornLineWarning)  # the writer reports and repairs it
         records = read_records(path)
-    sid = session.fingerprint
+    ids = session.record_ids
     clash = sorted(
-        {r["session_id"] for r in records if r["session"]["name"] == session.name} - {sid}
+        {r["session_id"] for r in records if r["session"]["name"] == session.name} - set(ids)
     )
     if clash:
         raise ValueError(
             f"{path} already holds games of a session named {session.name!r} with other "
-            f"parameters (fingerprint {clash[0]}, this session {sid}); write to another file "
-            "or give the session another name"
+            f"parameters (fingerprint {clash[0]}, this session {ids[0]}); write to another "
+            "file or give the session another name"
         )
-    return {int(r["game"]) for r in records if r["session_id"] == sid}
+    return {int(r["game"]) for r in records if r["session_id"] in ids}
 
 
 def session_records(path: str | Path, session: Session) -> list[dict[str, Any]]:
-    """The records of ``session`` in a records file (other sessions' games left out)."""
-    sid = session.fingerprint  # a property that builds the agents: once, not per line
-    return [r for r in read_records(path) if r["session_id"] == sid]
+    """The records of ``session``'s games in a records file: other sessions' games left
+    out, and so are games beyond its repetitions (those of a longer run of the same
+    session). Records written under its :attr:`~.Session.legacy_fingerprint` come with
+    the current one as ``session_id``, so one session is one group in the tables."""
+    ids = session.record_ids  # properties that build the agents: once, not per line
+    games = len(session)
+    out = []
+    for r in read_records(path):
+        if r["session_id"] in ids and int(r["game"]) < games:
+            r["session_id"] = ids[0]
+            out.append(r)
+    return out
 
 
 def run_session(

@@ -5,8 +5,11 @@ A :class:`Session` is plain data, so a notebook parameter, a JSON or TOML file
 are the games, each an independent :class:`GameTask` carrying everything a worker
 process needs; they are built one at a time when asked for (:class:`SessionTasks`),
 so a session of a million repetitions costs no more memory than one of one. The
-session's :attr:`Session.fingerprint` identifies its parameters: records carry it, so
-a rerun resumes only games of the very same session.
+session's :attr:`Session.fingerprint` identifies the parameters that decide its games:
+records carry it, so a rerun resumes only games of the very same session. The number
+of repetitions is not among them (game ``g`` is the same game in a session of any
+length), so a session run again with more repetitions plays only the new ones, and one
+with fewer reads the first of the games already played.
 
 Seeds: game ``i`` of repetition ``r`` gets the seed drawn from
 ``SeedSequence([seed, r, i])``, and each seat's agent a seed drawn from that one and
@@ -310,20 +313,54 @@ class Session:
             )
         return cls(**data)
 
-    @property
-    def fingerprint(self) -> str:
-        """A short hash of the resolved parameters: equal sessions, equal fingerprints."""
+    def _hash(self, *, repetitions: bool) -> str:
         data = self.to_dict()
         data["agents"] = self.resolved_agents()
+        if not repetitions:
+            del data["repetitions"]
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of the resolved parameters but ``repetitions``: sessions that play
+        the same games have equal fingerprints.
+
+        Game ``g`` is seating ``g % S`` of repetition ``g // S`` with seeds drawn from
+        the seed, the repetition and the seating alone, so it is the same game however
+        many repetitions the session has: records of a session with more or fewer
+        repetitions are records of this one (:func:`.runner.session_records` takes those
+        of its own games).
+        """
+        return self._hash(repetitions=False)
+
+    @property
+    def legacy_fingerprint(self) -> str:
+        """The fingerprint as it was made before it left ``repetitions`` out (records
+        written then carry it): resuming takes their games as this session's if the
+        repetitions are the same."""
+        return self._hash(repetitions=True)
+
+    @property
+    def record_ids(self) -> tuple[str, str]:
+        """The ``session_id`` values of this session's records: its
+        :attr:`fingerprint`, then its :attr:`legacy_fingerprint`."""
+        return self.fingerprint, self.legacy_fingerprint
+
     def records_file(self, folder: str | Path) -> Path:
         """``folder/NAME-FINGERPRINT.jsonl``: a records file of this session's own, so a
-        rerun with the same parameters resumes it while a run with other ones (the
-        full batch after the quick one, a new heuristic version) starts a file of its
-        own instead of being refused for mixing two experiments in one."""
-        return Path(folder) / f"{self.name}-{self.fingerprint}.jsonl"
+        rerun with the same parameters resumes it (with more repetitions it plays only
+        the new ones) while a run with other ones (the full batch after the quick one,
+        a new heuristic version) starts a file of its own instead of being refused for
+        mixing two experiments in one.
+
+        A file named by the :attr:`legacy_fingerprint` (written before the fingerprint
+        left the repetitions out) is taken instead when the new name holds none yet, so
+        its games are not played again.
+        """
+        path = Path(folder) / f"{self.name}-{self.fingerprint}.jsonl"
+        legacy = path.with_name(f"{self.name}-{self.legacy_fingerprint}.jsonl")
+        return legacy if legacy.exists() and not path.exists() else path
 
     def tasks(self) -> SessionTasks:
         """Every game of the session: repetitions times seatings, numbered from 0.
