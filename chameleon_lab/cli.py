@@ -224,8 +224,8 @@ def _session_from_args(args: argparse.Namespace):
     from .tournament import Session, load_session
 
     if args.session_file:
-        given = [flag for dest, flag in SESSION_OPTIONS.items() if getattr(args, dest) not in
-                 (None, [])]  # fmt: skip
+        options = args.session_options.items()
+        given = [flag for dest, flag in options if getattr(args, dest) not in (None, [])]
         if given:
             raise ValueError(
                 f"{', '.join(given)}: a session file holds the whole session; give its "
@@ -262,16 +262,6 @@ def _session_from_args(args: argparse.Namespace):
         move_limit=move_limit,
         **_given(repetitions=args.repetitions, seed=args.seed, opening_plies=args.opening_plies),
     )
-
-
-#: The tournament options that make a session (by their ``args`` names), refused
-#: beside a session file, which would silently win over them.
-SESSION_OPTIONS = {
-    "name": "--name", "agent": "--agent", "game": "--game", "param": "--param",
-    "design": "--design", "players": "--players", "seating": "--seating", "depth": "--depth",
-    "time_ms": "--time-ms", "nodes": "--nodes", "repetitions": "--repetitions",
-    "seed": "--seed", "move_limit": "--move-limit", "opening_plies": "--opening-plies",
-}  # fmt: skip
 
 
 def _print_summary(records: list, *, aggregate: bool = False, statistics: bool = False) -> None:
@@ -515,8 +505,16 @@ def build_parser() -> argparse.ArgumentParser:
         "to --out, and running the same command again resumes.",
     )
     tour.add_argument("session_file", nargs="?", help="session file (.json or .toml)")
-    tour.add_argument("--name", help="session name (default 'session')")
-    tour.add_argument(
+    session = tour.add_argument_group(
+        "session", "what makes a session (a session file holds all of it: refused beside one)"
+    )
+    made: list[argparse.Action] = []
+
+    def session_option(*flags: str, **kwargs: Any) -> None:
+        made.append(session.add_argument(*flags, **kwargs))
+
+    session_option("--name", help="session name (default 'session')")
+    session_option(
         "--agent",
         action="append",
         type=_agent_option,
@@ -524,8 +522,8 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="NAME:key=value,...",
         help="an agent, e.g. 'para:algorithm=paranoid,flavour=thesis' (repeat for more)",
     )
-    tour.add_argument("--game", help="the game by name (default chameleon; see 'games')")
-    tour.add_argument(
+    session_option("--game", help="the game by name (default chameleon; see 'games')")
+    session_option(
         "--param",
         action="append",
         type=_param_option,
@@ -533,33 +531,39 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="a game parameter, e.g. width=9 (repeat for more)",
     )
-    tour.add_argument(
+    session_option(
         "--design",
         help="original (Chameleon's default), every (other games' default) or fixed",
     )
-    tour.add_argument("--players", type=_positive, help="seats a game for --design every")
-    tour.add_argument(
+    session_option("--players", type=_positive, help="seats a game for --design every")
+    session_option(
         "--seating",
         action="append",
         help="a seating for --design fixed, e.g. 'para,maxn,_,_' (repeat for more)",
     )
-    tour.add_argument("--depth", type=_positive, help="default budget: plies")
-    tour.add_argument("--time-ms", type=float, help="default budget: ms a move")
-    tour.add_argument(
+    session_option("--depth", type=_positive, help="default budget: plies")
+    session_option("--time-ms", type=float, help="default budget: ms a move")
+    session_option(
         "--nodes", type=_node_budget, help="default budget: nodes a move (1 to 2**63 - 1)"
     )
-    tour.add_argument("--repetitions", type=_positive, help="plays of each seating (default 1)")
-    tour.add_argument("--seed", type=int, help="session seed (default 0)")
-    tour.add_argument(
+    session_option(
+        "--repetitions", type=_positive,
+        help="plays of each seating (default 1); the same session again with more plays "
+        "only the new ones",
+    )  # fmt: skip
+    session_option("--seed", type=int, help="session seed (default 0)")
+    session_option(
         "--move-limit",
         type=_positive,
         help="moves a game (default: 100 for Chameleon Chess as the original, else none)",
     )
-    tour.add_argument(
+    session_option(
         "--opening-plies", type=int, metavar="N",
         help="each repetition starts after N random plies, the same for all its seatings: "
         "deterministic agents would otherwise replay the same games (default 0)",
     )  # fmt: skip
+    # the session's options by their ``args`` names, refused beside a session file
+    tour.set_defaults(session_options={a.dest: a.option_strings[0] for a in made})
     _runner_options(tour)
     tour.add_argument(
         "--out",
