@@ -3,8 +3,11 @@ more repetitions play only the new ones and fewer read the first of those played
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from test_openings import gomoku_session, moves
 
 from chameleon_lab.cli import main
@@ -25,6 +28,19 @@ def test_the_fingerprint_leaves_the_repetitions_out_and_nothing_else():
     assert gomoku_session(seed=1).fingerprint != one.fingerprint
     assert gomoku_session(opening_plies=1).fingerprint != one.fingerprint
     assert one.legacy_fingerprint != three.legacy_fingerprint
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(1, 6), st.integers(1, 6), st.integers(0, 2**32 - 1), st.sampled_from([0, 3]))
+def test_a_longer_session_begins_with_the_games_of_a_shorter_one(a, b, seed, plies):
+    # what makes growing sound: game g is the same task, seeds and opening included,
+    # whatever the number of repetitions; only the session's own parameters differ
+    short, long = sorted((a, b))
+    s1 = gomoku_session(repetitions=short, seed=seed, opening_plies=plies).tasks()
+    s2 = gomoku_session(repetitions=long, seed=seed, opening_plies=plies).tasks()
+    assert len(s1) == short * SEATINGS and len(s2) == long * SEATINGS
+    for t1, t2 in zip(s1, s2, strict=False):
+        assert dataclasses.replace(t1, session=None) == dataclasses.replace(t2, session=None)
 
 
 def test_more_repetitions_play_only_the_new_games_and_they_equal_a_fresh_run(tmp_path):
