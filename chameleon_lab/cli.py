@@ -220,6 +220,7 @@ def _param_option(text: str) -> tuple[str, object]:
 
 
 def _session_from_args(args: argparse.Namespace):
+    from .agents import DEFAULT_GAME
     from .games.chameleon import ORIGINAL_MOVE_LIMIT
     from .tournament import Session, load_session
 
@@ -243,8 +244,8 @@ def _session_from_args(args: argparse.Namespace):
     twice = sorted({n for n in names if names.count(n) > 1})
     if twice:
         raise ValueError(f"agent name(s) given twice: {', '.join(twice)}; give each agent once")
-    game = args.game or "chameleon"
-    chameleon = game == "chameleon"
+    game = args.game or DEFAULT_GAME
+    chameleon = game == DEFAULT_GAME
     params = dict(args.param)
     if len(params) != len(args.param):
         raise ValueError("a --param is given twice; give each parameter once")

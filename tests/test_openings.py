@@ -82,9 +82,11 @@ def test_openings_that_end_the_game_are_drawn_again():
     # 5 plies end some TicTacToe games (three in a row by X); none of those is returned
     for seed in range(200):
         position = start
-        for move in opening(start, 5, seed):
+        moves, reached = opening(start, 5, seed)
+        for move in moves:
             position = position.play(move)
         assert not position.is_over
+        assert reached.to_json() == position.to_json()  # the position it hands back
     with pytest.raises(ValueError, match="every random opening of 1 plies tried ended the game"):
         opening(get_game("nim", heaps=[1]).start(), 1, 0)
 

@@ -139,10 +139,11 @@ def warm_up(params: dict[str, Any], start: Any) -> None:
 OPENING_ATTEMPTS = 1000
 
 
-def opening(start: Any, plies: int, seed: int) -> list[Any]:
+def opening(start: Any, plies: int, seed: int) -> tuple[list[Any], Any]:
     """``plies`` uniformly random moves from ``start`` (drawn by a generator seeded
-    with ``seed``) after which the game goes on; an opening that ends the game is
-    drawn again. ``ValueError`` when :data:`OPENING_ATTEMPTS` draws all end it."""
+    with ``seed``) after which the game goes on, and the position they lead to; an
+    opening that ends the game is drawn again. ``ValueError`` when
+    :data:`OPENING_ATTEMPTS` draws all end it."""
     rng = np.random.default_rng(seed)
     for _ in range(OPENING_ATTEMPTS):
         position, moves = start, []
@@ -151,7 +152,7 @@ def opening(start: Any, plies: int, seed: int) -> list[Any]:
             moves.append(legal[int(rng.integers(len(legal)))])
             position = position.play(moves[-1])
         if not position.is_over:
-            return moves
+            return moves, position
     raise ValueError(
         f"every random opening of {plies} plies tried ended the game; use fewer opening_plies"
     )
@@ -169,9 +170,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     start = game.start()
     for params in task.agents.values():
         warm_up(params, start)
-    first = opening(start, task.opening_plies, task.opening_seed)
-    for move in first:
-        start = start.play(move)
+    first, start = opening(start, task.opening_plies, task.opening_seed)
     seats = {
         seat: Agent.from_params({**task.agents[name], "seed": task.seat_seed(seat)})
         for seat, name in enumerate(task.seating)
