@@ -102,8 +102,6 @@ MAX_QUIESCENCE = 16
 PLIES = MAX_PLIES + MAX_QUIESCENCE
 #: History table size (move codes are folded into it).
 HISTORY_SIZE = 1 << 14
-#: Width of PVS's null window (values are floats).
-NULL_WINDOW = 1e-9
 
 # the suite's own stack: per ply, the frame of the node there while a child is searched
 # (see :func:`ab_node`); floats ...
@@ -252,14 +250,18 @@ SIBLINGS = {"static_key": static_key, "_leaf_value": _leaf_value}
 
 
 @njit(cache=True, inline="always")
-def _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, beta, best, best_move):
+def _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, cut, best, best_move):
     """Store a node's value in its slot (depth-preferred: a slot of another search, of
-    the same position or of a shallower one is replaced), bounded by the window."""
+    the same position or of a shallower one is replaced): a lower bound after a
+    cut-off, an upper bound when no child rose above ``alpha0`` (alpha on entry), else
+    exact. The bound is said by ``cut``, not read off the value: in a window as narrow
+    as one float (PVS's null window, an aspiration window at large values) a value
+    equal to both ends of it would be taken for an upper bound either way."""
     stored = tt_int[slot, T_DEPTH_FLAG]
     same = tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ctl[C_STAMP]
     fresh = tt_int[slot, T_STAMP] != ctl[C_STAMP]
     if fresh or same or (stored >> 2) - QMAX <= depth:
-        flag = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+        flag = LOWER if cut else (UPPER if best <= alpha0 else EXACT)
         tt_int[slot, T_KEY] = h
         tt_int[slot, T_STAMP] = ctl[C_STAMP]
         tt_int[slot, T_DEPTH_FLAG] = (depth + QMAX) * 4 + flag
@@ -402,7 +404,8 @@ def ab_node(  # pragma: no cover - compiled by bind()
         elif step == _NEXT:
             if k >= n:  # every child searched (none: quiescence without noisy moves)
                 if n > 0 and slot >= 0:
-                    _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, beta, best, best_move)
+                    _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, False, best,
+                              best_move)  # fmt: skip
                 v = best
                 step = _UP
                 continue
@@ -429,7 +432,10 @@ def ab_node(  # pragma: no cover - compiled by bind()
             fint[ply, I_INDEX] = i
             fint[ply, I_BEST_MOVE] = best_move
             fint[ply, I_NULL] = null
-            alpha, beta = (-alpha - NULL_WINDOW if null else -beta), -alpha
+            # the null window (alpha, the next float above it): a fixed width is lost in
+            # rounding where values are large (1e-9 beside 1e8), and a window of width
+            # 0 fails low on a child it never searched
+            alpha, beta = (-np.nextafter(alpha, np.inf) if null else -beta), -alpha
             depth -= 1
             ply += 1
             me = other
@@ -482,7 +488,9 @@ def ab_node(  # pragma: no cover - compiled by bind()
                 _pv_take(pv, ctl, ply, m)
                 if prune and v > alpha:
                     alpha = v
-            if prune and alpha >= beta:
+            # the child's value, not alpha, against beta: alpha >= beta holds from the
+            # start in a window of width 0 (see _NEXT), and cut before any child rose
+            if prune and best >= beta:
                 ctl[S_CUTOFFS] += 1
                 if k == 0:
                     ctl[S_FIRST_CUTOFFS] += 1
@@ -492,7 +500,8 @@ def ab_node(  # pragma: no cover - compiled by bind()
                 if ctl[O_HISTORY] and depth > 0:
                     history[m & (HISTORY_SIZE - 1)] += depth * depth
                 if slot >= 0:
-                    _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, beta, best, best_move)
+                    _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, True, best,
+                              best_move)  # fmt: skip
                 v = best
                 step = _UP
                 continue
