@@ -9,6 +9,7 @@ or a ``git pull``.
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -109,3 +110,51 @@ def test_older_folders_are_pruned_but_the_newest_kept(tmp_path, monkeypatch):
     kept = [f"chameleon_lab-old{age}" for age in (3, 4, 5)]
     assert left == sorted([folder.name, *kept, "someone-else"])
     assert str(folder) == numba.config.CACHE_DIR
+
+
+SOLVE_BOTH = """
+import json, sys
+from chameleon_lab.games import get_game
+from chameleon_lab.search.solve import compiled_solver, solve
+games = {"tictactoe": get_game("tictactoe"), "nim": get_game("nim", heaps=[3, 4, 5])}
+out = {}
+for name in sys.argv[1:]:
+    value = solve(games[name].start(), method="generic").value
+    out[name] = [value, compiled_solver(games[name].ops).stats.cache_hits.total()]
+print(json.dumps(out))
+"""
+
+
+def _solve(tmp_path: Path, *names: str) -> dict:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    done = subprocess.run([sys.executable, "-c", SOLVE_BOTH, *names], env=env,
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    return json.loads(done.stdout)
+
+
+def test_copies_of_one_template_are_cached_apart_and_loaded_in_a_new_process(tmp_path):
+    """The generic solver compiled for TicTacToe and for NIM: one template, the same
+    argument types, other bindings. numba's own cache would hand either one's machine
+    code to both; each copy has files of its own. Truths: TicTacToe is a draw, NIM
+    3-4-5 a win for the first player (3 ^ 4 ^ 5 = 2, not 0)."""
+    first = _solve(tmp_path, "tictactoe", "nim")
+    assert first == {"tictactoe": [0.0, 0], "nim": [1.0, 0]}  # compiled, then saved
+    again = _solve(tmp_path, "nim", "tictactoe")  # the other order, a new process
+    assert again == {"nim": [1.0, 1], "tictactoe": [0.0, 1]}  # loaded from the disk
+
+
+def test_only_what_a_tag_can_name_is_cached():
+    from chameleon_lab.games.specialise import _stable_name, _tag
+    from chameleon_lab.search.solve import solve_node
+
+    def own_heuristic(state, out):  # a researcher's function: the tag cannot name it
+        out[0] = 1.0
+
+    assert _stable_name(kernel.generate) == "chameleon_lab.games.mnk.kernel.generate"
+    assert _stable_name((1, 2.5)) == "(int:1,float:2.5)"
+    assert _stable_name(own_heuristic) is None
+    assert _tag(solve_node, {"generate": kernel.generate}, {}, {}) is not None
+    assert _tag(solve_node, {"generate": kernel.generate, "h": own_heuristic}, {}, {}) is None
+    a = _tag(solve_node, {"generate": kernel.generate, "SCALE": 1.0}, {}, {})
+    b = _tag(solve_node, {"generate": kernel.generate, "SCALE": 2.0}, {}, {})
+    assert a != b

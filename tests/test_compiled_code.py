@@ -32,6 +32,16 @@ def _increfs(dispatcher) -> int:
     return llvm.split("\ndefine")[1].count("@NRT_incref(")
 
 
+def _fresh(template, ops, evaluate, **options):
+    """The copy of ``template`` a search ran (``bind``), compiled afresh for the
+    signature it ran with: numba shows no code of copies loaded from its disk cache,
+    and a search may have loaded it (see :mod:`chameleon_lab.games.specialise`)."""
+    used = bind(template, ops, evaluate, **options)
+    fresh = bind(template, ops, evaluate, cache=False, **options)
+    fresh.compile(used.signatures[0])
+    return fresh
+
+
 def test_make_move_takes_no_references():
     # compiled afresh: numba does not show the code of functions loaded from its cache
     make = njit(K.make_move.py_func)
@@ -43,7 +53,7 @@ def test_make_move_takes_no_references():
 @pytest.mark.parametrize("algorithm", ["maxn", "maxnis", "paranoid", "hypermax"])
 def test_thesis_node_functions_take_references_only_on_entry(algorithm):
     thesis_search(Game(move_limit=None).position, algorithm, depth=2)
-    node = bind(getattr(T, f"{algorithm}_node"), CHAMELEON_OPS, count_pawns_100_roles)
+    node = _fresh(getattr(T, f"{algorithm}_node"), CHAMELEON_OPS, count_pawns_100_roles)
     arrays = sum(isinstance(t, types.Array) for t in node.signatures[0])
     assert _increfs(node) <= arrays  # one per array argument it uses
 
@@ -54,7 +64,7 @@ def test_improved_node_functions_take_no_references(algorithm):
     # they are compiled without reference counting (see :mod:`chameleon_lab.search.improved`)
     search(Game(move_limit=None).position, algorithm, flavour="improved", depth=2)
     template = getattr(I, f"{algorithm}_node")
-    node = bind(template, CHAMELEON_OPS, count_pawns_100_roles, _nrt=False)
+    node = _fresh(template, CHAMELEON_OPS, count_pawns_100_roles, _nrt=False)
     llvm = node.inspect_llvm(node.signatures[0]).split("\ndefine")[1]
     assert "@NRT_incref(" not in llvm and "@NRT_decref(" not in llvm
 
@@ -93,8 +103,8 @@ def test_the_suite_scores_its_leaves_inline_and_orders_by_a_call():
     # stays a function of its own (see twoplayer.static_key)
     game = get_game("tictactoe")
     search(game.start(), "alphabeta", depth=2)
-    root = bind(TP.ab_root, ops_of(game), leaf_evaluator(game, None),
-                siblings=TP.ROOT_SIBLINGS, _nrt=False)  # fmt: skip
+    root = _fresh(TP.ab_root, ops_of(game), leaf_evaluator(game, None),
+                  siblings=TP.ROOT_SIBLINGS, _nrt=False)  # fmt: skip
     node = root.py_func.__globals__["ab_node"]  # the copy the search runs
     llvm = node.inspect_llvm(node.signatures[0]).split("\ndefine")[1]
     called = re.findall(r"call [^@\n]*@([\w.$]+)", llvm)
