@@ -108,20 +108,26 @@ def cmd_book(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     """``bench perft`` / ``search`` / ``games`` / ``tournament``: print speed figures."""
-    from .bench import print_depths, print_improved, print_perft, print_search, print_tournament
+    from .bench.chameleon import (
+        print_depths,
+        print_improved,
+        print_perft,
+        print_search,
+        print_tournament,
+    )
 
     if args.what == "solve":  # the solver benchmarks take their own options
         from importlib import import_module
 
-        return int(import_module(f".benchsolve_{args.game}", __package__).main(args.rest))
+        return int(import_module(f".bench.solve_{args.game}", __package__).main(args.rest))
     if args.what == "perft":
         print_perft(depth=args.depth, repeat=args.repeat)
     elif args.what == "games":
-        from .bench_games import print_games
+        from .bench.games import print_games
 
         print_games(count=args.positions)
     elif args.what == "depths":
-        from .bench import print_depth_table, print_time_to_depth
+        from .bench.chameleon import print_depth_table, print_time_to_depth
 
         # each mode's options, refused in the other (ignored, they would go unnoticed)
         given = {"--budgets": args.budgets, "--algorithms": args.algorithms,
@@ -510,7 +516,7 @@ def build_parser() -> argparse.ArgumentParser:
         "solve",
         help="exact solvers: times, nodes and values per group of positions, beside a "
         "reference solver where given (Pons's c4solver, Edax); the game's options: "
-        "python -m chameleon_lab.benchsolve_GAME --help",
+        "python -m chameleon_lab.bench.solve_GAME --help",
     )
     solve.add_argument("--game", required=True, choices=["connect4", "othello"])
     solve.set_defaults(func=cmd_bench, rest=[])  # rest: the game benchmark's own options

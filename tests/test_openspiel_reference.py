@@ -1,6 +1,6 @@
 """Our rules and our alpha-beta against OpenSpiel's, on positions OpenSpiel's own random
 play reached (``tests/data/openspiel_alphabeta.txt``, written by
-:func:`chameleon_lab.bench_games.write_openspiel_reference`; OpenSpiel need not be
+:func:`chameleon_lab.bench.games.write_openspiel_reference`; OpenSpiel need not be
 installed to run these tests).
 
 Every recorded action must be legal for us too; our plain alpha-beta with OpenSpiel's
@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from chameleon_lab.bench_games import _openspiel_action
+from chameleon_lab.bench.games import _openspiel_action
 from chameleon_lab.games import get_game
 from chameleon_lab.games.heuristics import uniform_two
 from chameleon_lab.search.api import search

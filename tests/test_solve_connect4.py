@@ -178,7 +178,7 @@ def test_solve_state_reports_its_work():
 
 # ------------------------------------------------------------------ the benchmark
 def test_the_benchmark_agrees_with_the_published_scores():
-    from chameleon_lab import benchsolve_connect4 as B
+    from chameleon_lab.bench import solve_connect4 as B
 
     table = B.run(DATA, limit=30)
     assert table["positions"].sum() == 30
@@ -188,7 +188,7 @@ def test_the_benchmark_agrees_with_the_published_scores():
 
 def test_the_benchmark_reads_a_reference_solvers_output(tmp_path):
     """A stand-in for Pons's solver, answering the file's own scores in his formats."""
-    from chameleon_lab import benchsolve_connect4 as B
+    from chameleon_lab.bench import solve_connect4 as B
 
     scores = {seq: score for _name, seq, score in _pons_positions()[:12]}
     book = tmp_path / "scores.txt"
@@ -211,7 +211,7 @@ def test_the_benchmark_reads_a_reference_solvers_output(tmp_path):
 
 
 def test_the_benchmark_prints_its_table(capsys):
-    from chameleon_lab import benchsolve_connect4 as B
+    from chameleon_lab.bench import solve_connect4 as B
 
     assert B.main(["--limit", "5"]) == 0
     out = capsys.readouterr().out

@@ -234,7 +234,7 @@ def test_conformance_search_answers_with_the_suite_and_the_multiplayer_searches(
 
 
 def test_bench_games_prints_every_game_and_setting_and_agrees_with_openspiel(capsys):
-    from chameleon_lab.bench_games import LADDER, openspiel_rows
+    from chameleon_lab.bench.games import LADDER, openspiel_rows
     from chameleon_lab.cli import main
 
     assert main(["bench", "games", "--positions", "1"]) == 0

@@ -36,8 +36,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .games.connect4 import kernel as K
-from .search import connect4_solver as C4
+from ..games.connect4 import kernel as K
+from ..search import connect4_solver as C4
 
 #: The committed sample of Pons's test sets (in a source checkout).
 DEFAULT_FILE = Path(__file__).resolve().parent.parent / "tests/data/connect4_pons_positions.txt"

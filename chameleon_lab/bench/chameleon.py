@@ -15,8 +15,8 @@ import numba
 import numpy as np
 import pandas as pd
 
-from .games.chameleon import Position, all_seatings
-from .games.chameleon import kernel as K
+from ..games.chameleon import Position, all_seatings
+from ..games.chameleon import kernel as K
 
 ORIGINAL_PERFT_RATE = 9_370_626 / 61.0
 
@@ -97,7 +97,7 @@ def bench_positions(count: int = 12, seed: int = 2024, min_pawns: int = 12) -> l
     """
     from random import Random
 
-    from .games.chameleon import Game
+    from ..games.chameleon import Game
 
     rng = Random(seed)
     positions: list[Position] = []
@@ -123,7 +123,7 @@ def print_depth_table(
     Unlike self-play, every algorithm and budget searches the very same positions, so
     the depths compare fairly.
     """
-    from .analysis.efficiency import depth_at_budget, depth_quartiles, phase_positions
+    from ..analysis.efficiency import depth_at_budget, depth_quartiles, phase_positions
 
     positions = phase_positions(per_phase)
     print(
@@ -155,8 +155,8 @@ def print_time_to_depth(
     depend on the machine; seconds do). ``phases`` picks phases by their first word
     (``opening``, ``middle``, ``late``; default all).
     """
-    from .analysis.efficiency import nodes_per_depth, phase_positions
-    from .search.api import MULTIPLAYER
+    from ..analysis.efficiency import nodes_per_depth, phase_positions
+    from ..search.api import MULTIPLAYER
 
     algorithms = tuple(algorithms or MULTIPLAYER)
     positions = phase_positions(per_phase)
@@ -184,8 +184,8 @@ def print_time_to_depth(
 
 def print_search(depth: int = 4, count: int = 12) -> dict[str, float]:
     """Thesis-flavour nodes per second at ``depth`` on :func:`bench_positions`."""
-    from .search.api import DEFAULT_NORMALIZE
-    from .thesis.driver import thesis_search
+    from ..search.api import DEFAULT_NORMALIZE
+    from ..thesis.driver import thesis_search
 
     positions = bench_positions(count)
     print(
@@ -217,7 +217,7 @@ def print_improved(depth: int = 4, count: int = 12) -> dict[str, float]:
     """Improved-flavour nodes per second at a fixed ``depth`` on :func:`bench_positions`
     (iterative deepening to that depth; nodes of every iteration counted). Paranoid's
     evaluations for move ordering are not nodes but take time: they are shown apart."""
-    from .search.api import MULTIPLAYER, search
+    from ..search.api import MULTIPLAYER, search
 
     positions = bench_positions(count)
     print(f"improved flavour, depth {depth} (iterative deepening), the same {count} positions")
@@ -267,8 +267,8 @@ def selfplay(
     """One four-player self-play game of improved-flavour agents with ``time_ms`` a move."""
     from tqdm.auto import tqdm
 
-    from .agents import Agent
-    from .games.chameleon import Game
+    from ..agents import Agent
+    from ..games.chameleon import Game
 
     agent = Agent(algorithm, time_ms=time_ms)
     game = Game(move_limit=move_limit)
@@ -304,8 +304,8 @@ def print_depths(
     move_limit: int = 100,
 ) -> list[MoveStat]:
     """Completed depth per move and time-budget overrun over self-play games."""
-    from .agents import Agent
-    from .games.chameleon import Position
+    from ..agents import Agent
+    from ..games.chameleon import Position
 
     for algorithm in algorithms:  # compile outside the timing
         Agent(algorithm, depth=2).choose(Position.start())
@@ -353,8 +353,8 @@ def print_tournament(games: int = 24, depth: int = 4, workers: tuple[int, ...] =
     every run plays the same games. One worker plays in this process; more use the
     process pool of :func:`~chameleon_lab.tournament.run_session`.
     """
-    from .search.api import MULTIPLAYER
-    from .tournament import Session, format_seating, original_seatings, run_session
+    from ..search.api import MULTIPLAYER
+    from ..tournament import Session, format_seating, original_seatings, run_session
 
     agents = {a: {"algorithm": a, "flavour": "thesis"} for a in MULTIPLAYER}
     seatings = [format_seating(s) for s in original_seatings(list(agents))[:games]]

@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from .analysis.twoplayer import sample_lines, sample_positions
-from .games.registry import get_game
-from .search.api import search
+from ..analysis.twoplayer import sample_lines, sample_positions
+from ..games.registry import get_game
+from ..search.api import search
 
 #: The games and parameters benchmarked, with the perft depth and the search depth.
 GAMES: tuple[tuple[str, dict[str, Any], int, int], ...] = (
@@ -179,7 +179,7 @@ def openspiel_rows(count: int = 6, repeat: int = 3) -> tuple[list[Row], str]:
             "OpenSpiel is not installed: pip install -e '.[bench]' to compare with its "
             "Python alpha_beta_search"
         )
-    from .games.heuristics import uniform_two
+    from ..games.heuristics import uniform_two
 
     rows = []
     for name, theirs_name, depth, evaluations in OPENSPIEL:
@@ -273,7 +273,7 @@ def write_openspiel_reference(path: str, seed: int = 20261124) -> int:
     import open_spiel
     import pyspiel
 
-    from .version import __version__
+    from ..version import __version__
 
     rng = random.Random(seed)
     lines = []
@@ -303,7 +303,7 @@ def write_openspiel_reference(path: str, seed: int = 20261124) -> int:
 # OpenSpiel's Python alpha_beta_search (open_spiel {theirs}) on positions reached by
 # seeded random play in OpenSpiel (random.Random({seed}), each action chosen uniformly
 # among OpenSpiel's legal actions); written by chameleon_lab {__version__}:
-#   python -c "from chameleon_lab.bench_games import write_openspiel_reference as w;
+#   python -c "from chameleon_lab.bench.games import write_openspiel_reference as w;
 #              w('tests/data/openspiel_alphabeta.txt')"
 #
 # Columns: game, depth (end: to the end of the game, exact), value, nodes, actions.
@@ -330,9 +330,9 @@ SOLVER_OTHELLO_EMPTIES = 14
 def solver_rows(count: int = 6) -> list[Row]:
     """Nodes and seconds of the Connect Four and Othello solvers on ``count`` fixed
     positions each (Connect Four with 16 to 20 stones, Othello with 14 empty squares)."""
-    from .benchsolve_connect4 import bitboards, random_positions
-    from .benchsolve_othello import _boards, playout_boards
-    from .search import connect4_solver, othello_solver
+    from ..search import connect4_solver, othello_solver
+    from .solve_connect4 import bitboards, random_positions
+    from .solve_othello import _boards, playout_boards
 
     connect4_solver.warm_up()
     nodes, seconds = 0, 0.0
