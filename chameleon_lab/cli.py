@@ -77,7 +77,7 @@ def cmd_reference(args: argparse.Namespace) -> int:
 
 def cmd_book(args: argparse.Namespace) -> int:
     """``book build`` / ``show``: Connect Four opening books."""
-    from .search import connect4_book as books
+    from .games.connect4 import book as books
 
     if args.what == "build":
         out = Path(args.out or f"connect4_{args.width}x{args.height}.npz")

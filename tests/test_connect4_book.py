@@ -1,4 +1,4 @@
-"""Connect Four opening books (:mod:`chameleon_lab.search.connect4_book`) against
+"""Connect Four opening books (:mod:`chameleon_lab.games.connect4.book`) against
 independent truths: the generic alpha-beta solver over the game protocol (its own code,
 exact) for every position a small book holds; the published values of the seven first
 moves on 7 x 6 (connect4.gamesolver.org shows -2 -1 0 1 0 -1 -2: the centre wins, as
@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 from chameleon_lab.agents import Agent
 from chameleon_lab.games import get_game
+from chameleon_lab.games.connect4 import book as B
 from chameleon_lab.games.connect4 import kernel as K
-from chameleon_lab.search import connect4_book as B
-from chameleon_lab.search import connect4_solver as C4
+from chameleon_lab.games.connect4 import solver as C4
 from chameleon_lab.search.solve import solve
 
 BITS = 16  # small solver tables keep the tests light; values do not depend on them

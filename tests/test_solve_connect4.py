@@ -1,4 +1,4 @@
-"""The Connect Four solver (:mod:`chameleon_lab.search.connect4_solver`) against
+"""The Connect Four solver (:mod:`chameleon_lab.games.connect4.solver`) against
 independent truths: Pascal Pons's published test positions and scores (a sample in
 ``tests/data/connect4_pons_positions.txt``, its header names the source), and the
 generic alpha-beta solver, exact too, on small boards and near the end of big ones."""
@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chameleon_lab.games import get_game
-from chameleon_lab.search import connect4_solver as C4
+from chameleon_lab.games.connect4 import solver as C4
 from chameleon_lab.search import solve as solve_module
 from chameleon_lab.search.solve import solve
 
@@ -25,7 +25,7 @@ BITS = 18
 @pytest.fixture(autouse=True)
 def registered(monkeypatch):
     """``solve`` dispatches connect4 to the solver, as it will once registered."""
-    monkeypatch.setitem(solve_module.SPECIALISED, "connect4", ".connect4_solver")
+    monkeypatch.setitem(solve_module.SPECIALISED, "connect4", "chameleon_lab.games.connect4.solver")
 
 
 def _pons_positions() -> list[tuple[str, str, int]]:

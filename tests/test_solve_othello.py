@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from chameleon_lab.games import get_game
 from chameleon_lab.games.othello import kernel as K
-from chameleon_lab.search import othello_solver
+from chameleon_lab.games.othello import solver as othello_solver
 from chameleon_lab.search.solve import SPECIALISED, solve
 
 DATA = Path(__file__).parent / "data" / "othello_endgames.txt"
@@ -120,7 +120,7 @@ def test_a_forced_pass_at_the_root_is_the_move(empties, seed):
 
 
 def test_solve_dispatches_to_it_once_registered(monkeypatch):
-    monkeypatch.setitem(SPECIALISED, "othello", ".othello_solver")
+    monkeypatch.setitem(SPECIALISED, "othello", "chameleon_lab.games.othello.solver")
     pos = _position("othello", _playout("othello", 8, 7))
     assert solve(pos, method="specialised").value == solve(pos, method="generic").value
 

@@ -104,7 +104,7 @@ def book_opening_values(width: int = 7, height: int = 6) -> pd.DataFrame:
     """The exact value of each first move for the first player, looked up in the
     opening book shipped for the board (no search), with the book's depth and the
     solver's total work behind it (``attrs``); ``ValueError`` if none ships."""
-    from ..search.connect4_book import bundled_book, bundled_books
+    from ..games.connect4.book import bundled_book, bundled_books
 
     book = bundled_book(width, height)
     if book is None:

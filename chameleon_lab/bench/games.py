@@ -330,7 +330,8 @@ SOLVER_OTHELLO_EMPTIES = 14
 def solver_rows(count: int = 6) -> list[Row]:
     """Nodes and seconds of the Connect Four and Othello solvers on ``count`` fixed
     positions each (Connect Four with 16 to 20 stones, Othello with 14 empty squares)."""
-    from ..search import connect4_solver, othello_solver
+    from ..games.connect4 import solver as connect4_solver
+    from ..games.othello import solver as othello_solver
     from .solve_connect4 import bitboards, random_positions
     from .solve_othello import _boards, playout_boards
 

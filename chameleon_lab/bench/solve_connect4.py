@@ -7,7 +7,7 @@ sample committed in ``tests/data/connect4_pons_positions.txt``, the default); ``
 starts a comment. Without that file, positions of 8..30 stones from seeded random
 games stand in (no published scores then).
 
-Every position is solved by :mod:`.search.connect4_solver` (the score only, no best
+Every position is solved by :mod:`chameleon_lab.games.connect4.solver` (the score only, no best
 move, as Pons's solver; seconds of search, without compiling or table allocation),
 each solve's table entries cold for it (a new epoch, and slots of other positions),
 as Pons's are after the table reset his driver does before each solve (not timed).
@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from ..games.connect4 import kernel as K
-from ..search import connect4_solver as C4
+from ..games.connect4 import solver as C4
 
 #: The committed sample of Pons's test sets (in a source checkout).
 DEFAULT_FILE = Path(__file__).resolve().parent.parent / "tests/data/connect4_pons_positions.txt"

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..games.othello import kernel as K
-from ..search import othello_solver
+from ..games.othello import solver as othello_solver
 
 #: The playout seed of the benchmark positions.
 SEED = 20261123

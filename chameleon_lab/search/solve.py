@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import importlib
 import time
-from dataclasses import dataclass
 
 import numpy as np
 
 from ..games.protocol import GameOps
 from ..games.registry import Game
+from ..games.solution import Solution, check_solver_tt_bits
 from ..games.specialise import specialise
 from .core import compile_for, generate, key, make, player_of, returns, unmake
 
@@ -89,24 +89,6 @@ def solve_node(  # pragma: no cover - compiled by compiled_solver
     return best
 
 
-@dataclass(frozen=True)
-class Solution:
-    """An exact value and what the search did to prove it."""
-
-    value: float
-    move: int  # the kernel move of a best choice (-1 at a finished position)
-    expanded: int
-    evaluated: int
-    tt_hits: int
-    seconds: float
-    from_book: bool = False  # looked up in an opening book, not searched
-
-    @property
-    def nodes(self) -> int:
-        """Expanded plus evaluated positions."""
-        return self.expanded + self.evaluated
-
-
 def compiled_solver(ops: GameOps):
     """The solver's node function compiled for ``ops``."""
     if ops.returns is None:
@@ -123,14 +105,6 @@ def compiled_solver(ops: GameOps):
         },
         _nrt=False,
     )
-
-
-def check_solver_tt_bits(tt_bits: int) -> int:
-    """``tt_bits`` if it is a table size the exact solvers take (a whole number in
-    0..30, 2**tt_bits entries), else ``ValueError``."""
-    if isinstance(tt_bits, bool) or not isinstance(tt_bits, int) or not 0 <= tt_bits <= 30:
-        raise ValueError(f"tt_bits must be a whole number in 0..30, got {tt_bits!r}")
-    return tt_bits
 
 
 def solve_state(
@@ -182,10 +156,13 @@ def solve_state(
 #: Solvers written for one game (modules of this package with a ``solve_state(game,
 #: state, tt_bits)`` returning a :class:`Solution`), used by :func:`solve` with
 #: ``method="auto"``; every other game gets the generic :func:`solve_state`.
-SPECIALISED: dict[str, str] = {"connect4": ".connect4_solver", "othello": ".othello_solver"}
+SPECIALISED: dict[str, str] = {
+    "connect4": "chameleon_lab.games.connect4.solver",
+    "othello": "chameleon_lab.games.othello.solver",
+}
 #: Games whose own solver keeps an opening book (its ``solve_state`` takes ``book``),
 #: and the module of their books (with a ``book_choice(game, state)``).
-BOOKS: dict[str, str] = {"connect4": ".connect4_book"}
+BOOKS: dict[str, str] = {"connect4": "chameleon_lab.games.connect4.book"}
 #: The methods :func:`solve` takes.
 METHODS = ("auto", "generic", "specialised")
 
@@ -198,7 +175,7 @@ def book_choice(position) -> tuple[int, dict[int, int], float] | None:
     if game.name not in BOOKS:
         return None
     start = time.perf_counter()
-    module = importlib.import_module(BOOKS[game.name], __package__)
+    module = importlib.import_module(BOOKS[game.name])
     choice = module.book_choice(game, position.state)
     if choice is None:
         return None
@@ -210,7 +187,7 @@ def specialised_solver(name: str):
     module = SPECIALISED.get(name)
     if module is None:
         return None
-    return importlib.import_module(module, __package__).solve_state
+    return importlib.import_module(module).solve_state
 
 
 def solve(

@@ -63,7 +63,7 @@ def level_params(
     The seed's two improvement ideas, as options: ``weighted`` evaluates with
     ``weighted_lines`` (lines weighted by the stones already in them; balanced, so
     the aggressiveness no longer applies), ``book`` plays from the opening book while
-    it holds the position (``chameleon_lab.search.connect4_book``).
+    it holds the position (``chameleon_lab.games.connect4.book``).
     """
     depth = level_depth(level)
     for name, value in (("weighted", weighted), ("book", book)):

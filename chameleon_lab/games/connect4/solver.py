@@ -2,7 +2,7 @@
 
 The value is the solvers' score the kernel's returns already use (positive: the side to
 move wins; a win with the winner's last stone scores 1, each stone of theirs left
-unplayed one more; 0 a draw), for every board :mod:`..games.connect4.kernel` allows
+unplayed one more; 0 a draw), for every board :mod:`.kernel` allows
 (4..9 x 4..9, ``width * (height + 1) <= 63``). On a board of ``cells`` cells with ``m``
 stones down, winning with the next stone scores ``(cells + 1 - m) // 2``.
 
@@ -44,10 +44,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from ..games.bits import popcount as _popcnt
-from ..games.connect4 import kernel as K
-from ..games.registry import Game
-from .solve import Solution, check_solver_tt_bits
+from ..bits import popcount as _popcnt
+from ..registry import Game
+from ..solution import Solution, check_solver_tt_bits
+from . import kernel as K
 
 #: Default transposition-table size: 2**TT_BITS entries (8M, as in Pons's blog;
 #: 16 bytes an entry, 128 MB).
@@ -355,14 +355,14 @@ def solve_state(
 ) -> Solution:
     """The exact score of a Connect Four kernel state for the player to move, with a
     best column (0-based, -1 once the game is over). A finished position is worth the
-    kernel's returns for the player whose turn it would be (as :mod:`.solve` says).
+    kernel's returns for the player whose turn it would be (as :mod:`chameleon_lab.search.solve` says).
 
     ``book``: ``True`` looks positions up in the opening book shipped for the board
-    (:func:`.connect4_book.bundled_book`, if there is one), an
-    :class:`.connect4_book.OpeningBook` in that book, ``False`` always searches. A
+    (:func:`.book.bundled_book`, if there is one), an
+    :class:`.book.OpeningBook` in that book, ``False`` always searches. A
     position the book holds is answered without searching (no nodes, ``from_book``).
     """
-    from .connect4_book import OpeningBook, bundled_book
+    from .book import OpeningBook, bundled_book
 
     check_solver_tt_bits(tt_bits)
     state = np.asarray(state, dtype=np.int64)

@@ -4,7 +4,7 @@ Seed 004 names an opening book ("Eröffnungsbibliothek") among the improvements 
 Connect Four program, and Pascal Pons's solver keeps one of solved positions: near the
 empty board the solver's search is at its longest (7 x 6 from empty: about 13 minutes
 here), while the positions there are few. An :class:`OpeningBook` holds the exact score
-(:mod:`.connect4_solver`'s: positive, the side to move wins; larger, sooner) of *every*
+(:mod:`.solver`'s: positive, the side to move wins; larger, sooner) of *every*
 position of at most ``depth`` stones that nobody has won yet, on one board size, so the
 solver answers those without searching and an agent can play its first moves from it.
 
@@ -32,9 +32,9 @@ from typing import Any
 
 import numpy as np
 
-from ..games.connect4 import kernel as K
-from ..version import __version__
-from .solve import check_solver_tt_bits
+from ...version import __version__
+from ..solution import check_solver_tt_bits
+from . import kernel as K
 
 #: The folder of the books shipped with the package.
 BOOK_DIR = Path(__file__).with_name("books")
@@ -270,7 +270,7 @@ def build_book(
     ``2**tt_bits`` entries of 16 bytes); this process writes the checkpoint.
     ``on_solved(i)`` is called after the ``i``-th new position (tests interrupt with it).
     """
-    from . import connect4_solver as C4
+    from . import solver as C4
 
     _check_board(width, height)
     cells = width * height
@@ -334,7 +334,7 @@ def build_book(
 
 def _solve_one(task: tuple[int, int, int, int, int]) -> tuple[int, int, int, float]:
     """``(key, score, nodes, seconds)`` of one position (in a worker process)."""
-    from . import connect4_solver as C4  # the book's positions are solved by the solver
+    from . import solver as C4  # the book's positions are solved by the solver
 
     width, height, pos, mask, bits = task
     C4.warm_up()

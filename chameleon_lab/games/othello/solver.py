@@ -28,7 +28,7 @@ The search follows the strong endgame solvers (Edax, and the literature it rests
   last one only counting the flips of the mover (or of the opponent if it must pass).
 * A player without a move passes; the game ends when neither has one.
 
-The statistics match :mod:`.solve`'s: expanded (positions whose moves were tried),
+The statistics match :mod:`chameleon_lab.search.solve`'s: expanded (positions whose moves were tried),
 evaluated (finished positions scored, the last-empty positions included) and table
 cut-offs (the stability cut-offs included).
 
@@ -45,11 +45,11 @@ import time
 import numpy as np
 from numba import njit
 
-from ..games.bits import leading_zeros as _clz
-from ..games.bits import lowest_bit_index as _ctz
-from ..games.bits import popcount as _popcnt
-from ..games.othello import kernel as K
-from .solve import Solution, check_solver_tt_bits
+from ..bits import leading_zeros as _clz
+from ..bits import lowest_bit_index as _ctz
+from ..bits import popcount as _popcnt
+from ..solution import Solution, check_solver_tt_bits
+from . import kernel as K
 
 #: At most this many empty squares: the shallow search (no table, parity ordering).
 SHALLOW = 6
