@@ -83,7 +83,7 @@ def test_the_solver_with_a_book_answers_as_without(book54, columns):
             break
         pos = pos.play(legal[c % len(legal)])
     with_book = C4.solve_state(game, pos.state, tt_bits=BITS, book=book54)
-    without = C4.solve_state(game, pos.state, tt_bits=BITS, book=False)
+    without = C4.solve_state(game, pos.state, tt_bits=BITS, book=None)
     assert with_book.value == without.value
     stones = bin(int(pos.state[C4.K.MASK])).count("1")
     assert with_book.from_book == (not pos.is_over and stones < book54.depth)
@@ -209,6 +209,21 @@ def test_bad_solver_books(book54):
         solve(get_game("connect4").start(), book=True, method="generic")
     with pytest.raises(ValueError, match="book is for 5 x 4"):
         C4.solve_state(get_game("connect4"), get_game("connect4").start().state, book=book54)
+    start = get_game("connect4").start()
+    with pytest.raises(ValueError, match="book must be True, False or an OpeningBook"):
+        B.solve_state(start.game, start.state, book="yes")
+    with pytest.raises(ValueError, match="book must be None or an OpeningBook"):
+        C4.solve_state(start.game, start.state, book=True)  # the solver knows no shipped books
+
+
+def test_the_book_answers_before_the_solver_searches(book54):
+    game = get_game("connect4", width=5, height=4)
+    pos = game.from_moves(["3"])
+    from_book = B.solve_state(game, pos.state, tt_bits=BITS, book=book54)
+    searched = B.solve_state(game, pos.state, tt_bits=BITS, book=False)
+    assert from_book.from_book and from_book.nodes == 0
+    assert not searched.from_book and searched.nodes > 0
+    assert from_book.value == searched.value
 
 
 def test_cli_builds_shows_and_refuses(tmp_path):

@@ -67,3 +67,43 @@ def test_the_layer_table_names_every_package():
     root = Path(chameleon_lab.__file__).parent
     packages = {p.name for p in root.iterdir() if (p / "__init__.py").exists()}
     assert packages - TOP_PACKAGES <= set(LAYERS)
+
+
+def _runtime_imports(path: Path, package: str):
+    """The package's own modules ``path`` imports when it runs: every import but those
+    under ``if TYPE_CHECKING:`` (annotations only; they never execute)."""
+    tree = ast.parse(path.read_text())
+    typing_only = {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for stmt in node.body
+        for n in ast.walk(stmt)
+    }
+    for node in ast.walk(tree):
+        if id(node) in typing_only or not isinstance(node, ast.ImportFrom):
+            continue
+        if node.level:
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            target = ".".join([*base, *([node.module] if node.module else [])])
+            names = [target] if node.module else [f"{target}.{a.name}" for a in node.names]
+        else:
+            names = [node.module or ""]
+        yield from (n for n in names if n.startswith("chameleon_lab"))
+
+
+def test_no_two_modules_import_each_other():
+    root = Path(chameleon_lab.__file__).parent
+    imports: dict[str, set[str]] = {}
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = module if parts[-1] == "__init__" else module.rsplit(".", 1)[0]
+        imports[module] = set(_runtime_imports(path, package))
+    pairs = sorted(
+        f"{a} <-> {b}"
+        for a, targets in imports.items()
+        for b in targets
+        if a < b and a in imports.get(b, set())
+    )
+    assert not pairs, "\n".join(pairs)

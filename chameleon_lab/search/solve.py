@@ -160,8 +160,9 @@ SPECIALISED: dict[str, str] = {
     "connect4": "chameleon_lab.games.connect4.solver",
     "othello": "chameleon_lab.games.othello.solver",
 }
-#: Games whose own solver keeps an opening book (its ``solve_state`` takes ``book``),
-#: and the module of their books (with a ``book_choice(game, state)``).
+#: Games whose own solver answers from an opening book, and the module of their books
+#: (with a ``solve_state(game, state, tt_bits, book)`` that looks the book up before
+#: the solver searches, and a ``book_choice(game, state)``).
 BOOKS: dict[str, str] = {"connect4": "chameleon_lab.games.connect4.book"}
 #: The methods :func:`solve` takes.
 METHODS = ("auto", "generic", "specialised")
@@ -230,8 +231,9 @@ def solve(
             "with their own solver"
         )
     if own is not None:
-        if info.name in BOOKS:
-            return own(game, position.state, tt_bits=tt_bits, book=book is not False)
+        if info.name in BOOKS and book is not False:  # the book first, then the solver
+            with_book = importlib.import_module(BOOKS[info.name]).solve_state
+            return with_book(game, position.state, tt_bits=tt_bits, book=True)
         return own(game, position.state, tt_bits=tt_bits)
     plies = (info.max_length or 1022) + 2
     return solve_state(game.ops, position.state, max_plies=plies, tt_bits=tt_bits)

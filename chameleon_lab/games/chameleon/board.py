@@ -1,12 +1,15 @@
 """The fixed facts of Chameleon Chess: colours, roles, the board and the start pawns.
 
 Everything here is data, read by the compiled kernel (as constant arrays) and by the
-Python layer (as enums and helpers). Indices follow the original program: rows and
-columns 0..7 with row 0 at the top, squares numbered ``row * 8 + col``.
+Python layer (as enums and helpers, and :class:`Move`, a move between two squares).
+Indices follow the original program: rows and columns 0..7 with row 0 at the top,
+squares numbered ``row * 8 + col``.
 """
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from enum import IntEnum
 
 import numpy as np
@@ -131,3 +134,49 @@ def parse_square(name: str) -> int:
     col = FILES.index(text[0])
     row = 8 - int(text[1])
     return square(row, col)
+
+
+_MOVE_RE = re.compile(r"^\s*([a-h][1-8])\s*[-x:]?\s*([a-h][1-8])\s*$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, order=True)
+class Move:
+    """A move from one square to another (squares numbered ``row * 8 + col``).
+
+    ``capture`` is informative (shown as ``x``) and ignored by equality, so a parsed
+    ``"c3d5"`` equals the capturing move ``c3xd5`` of the position.
+    """
+
+    origin: int
+    target: int
+    capture: bool = False
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Move):
+            return (self.origin, self.target) == (other.origin, other.target)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash((self.origin, self.target))
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read ``"b1-c3"``, ``"b1c3"`` or ``"c3xd5"`` (see :mod:`.position`)."""
+        match = _MOVE_RE.match(text) if isinstance(text, str) else None
+        if match is None:
+            raise ValueError(
+                f"{text!r} is not a move; write origin and target squares such as 'b1-c3' "
+                "(files a-h from the left, ranks 1-8 from the bottom)"
+            )
+        return cls(parse_square(match.group(1)), parse_square(match.group(2)))
+
+    @property
+    def uci(self) -> str:
+        """The move as origin and target names without separator, e.g. ``b1c3``."""
+        return square_name(self.origin) + square_name(self.target)
+
+    def __str__(self) -> str:
+        return square_name(self.origin) + ("x" if self.capture else "-") + square_name(self.target)
+
+    def __repr__(self) -> str:
+        return f"Move({str(self)!r})"

@@ -16,67 +16,19 @@ A move is written ``<from>-<to>`` (``b1-c3``), or ``<from>x<to>`` when it captur
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from . import kernel as K
 from . import legacy
-from .board import FIELD_COLOUR, Colour, Role, parse_square, role_on, square_name
+from .board import FIELD_COLOUR, Colour, Move, Role, parse_square, role_on, square_name
 from .rules import Limits, PawnSpec, build_state, start_state, state_limits, state_pawns
 
 
 class IllegalMoveError(ValueError):
     """A move that is not legal in the position it was played in."""
-
-
-_MOVE_RE = re.compile(r"^\s*([a-h][1-8])\s*[-x:]?\s*([a-h][1-8])\s*$", re.IGNORECASE)
-
-
-@dataclass(frozen=True, order=True)
-class Move:
-    """A move from one square to another (squares numbered ``row * 8 + col``).
-
-    ``capture`` is informative (shown as ``x``) and ignored by equality, so a parsed
-    ``"c3d5"`` equals the capturing move ``c3xd5`` of the position.
-    """
-
-    origin: int
-    target: int
-    capture: bool = False
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Move):
-            return (self.origin, self.target) == (other.origin, other.target)
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash((self.origin, self.target))
-
-    @classmethod
-    def parse(cls, text: str) -> Move:
-        """Read ``"b1-c3"``, ``"b1c3"`` or ``"c3xd5"`` (see the module docstring)."""
-        match = _MOVE_RE.match(text) if isinstance(text, str) else None
-        if match is None:
-            raise ValueError(
-                f"{text!r} is not a move; write origin and target squares such as 'b1-c3' "
-                "(files a-h from the left, ranks 1-8 from the bottom)"
-            )
-        return cls(parse_square(match.group(1)), parse_square(match.group(2)))
-
-    @property
-    def uci(self) -> str:
-        """The move as origin and target names without separator, e.g. ``b1c3``."""
-        return square_name(self.origin) + square_name(self.target)
-
-    def __str__(self) -> str:
-        return square_name(self.origin) + ("x" if self.capture else "-") + square_name(self.target)
-
-    def __repr__(self) -> str:
-        return f"Move({str(self)!r})"
 
 
 def _move_of(state: np.ndarray, m: int) -> Move:

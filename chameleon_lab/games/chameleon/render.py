@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape
 
-from .board import FIELD_COLOUR, FILES, Colour, Role, parse_square
+from .board import FIELD_COLOUR, FILES, Colour, Move, Role, parse_square
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
-    from .position import Move, Position
+    from .position import Position
 
 FIELD_FILL = {
     Colour.RED: "#ef9a9a",
@@ -62,7 +62,6 @@ def scene(
     labels: bool = True,
 ) -> list[Shape]:
     """The shapes that draw ``position``, in drawing order."""
-    from .position import Move
 
     shapes: list[Shape] = []
     lim = position.limits

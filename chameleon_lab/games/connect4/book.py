@@ -398,3 +398,22 @@ def book_choice(game: Any, state: np.ndarray) -> tuple[int, dict[int, int]] | No
     if best is None:
         return None
     return best[0], book.move_scores(pos, mask) or {}
+
+
+def solve_state(
+    game: Any, state: np.ndarray, *, tt_bits: int | None = None, book: Any = True
+) -> Any:
+    """The solver's :func:`.solver.solve_state` with an opening book: ``True`` looks
+    positions up in the book shipped for the board (:func:`bundled_book`, if there is
+    one), an :class:`OpeningBook` in that book, ``False`` always searches."""
+    from . import solver as C4
+
+    if book is True:
+        state = np.asarray(state, dtype=np.int64)
+        book = bundled_book(int(state[K.W]), int(state[K.H]))
+    elif book is False or book is None:
+        book = None
+    elif not isinstance(book, OpeningBook):
+        raise ValueError(f"book must be True, False or an OpeningBook, got {book!r}")
+    bits = C4.TT_BITS if tt_bits is None else tt_bits
+    return C4.solve_state(game, state, tt_bits=bits, book=book)

@@ -351,29 +351,25 @@ def warm_up() -> None:
 
 
 def solve_state(
-    game: Game, state: np.ndarray, *, tt_bits: int = TT_BITS, book: Any = True
+    game: Game, state: np.ndarray, *, tt_bits: int = TT_BITS, book: Any = None
 ) -> Solution:
     """The exact score of a Connect Four kernel state for the player to move, with a
     best column (0-based, -1 once the game is over). A finished position is worth the
-    kernel's returns for the player whose turn it would be (as :mod:`chameleon_lab.search.solve` says).
+    kernel's returns for the player whose turn it would be (as
+    :mod:`chameleon_lab.search.solve` says).
 
-    ``book``: ``True`` looks positions up in the opening book shipped for the board
-    (:func:`.book.bundled_book`, if there is one), an
-    :class:`.book.OpeningBook` in that book, ``False`` always searches. A
-    position the book holds is answered without searching (no nodes, ``from_book``).
+    ``book``: ``None`` always searches; an opening book of the board
+    (:class:`.book.OpeningBook`, or anything with its ``width``, ``height`` and
+    ``best_move(position, mask)``) answers the positions it holds without searching
+    (no nodes, ``from_book``). :func:`.book.solve_state` looks the shipped book up
+    first; this module does not know where books come from.
     """
-    from .book import OpeningBook, bundled_book
-
     check_solver_tt_bits(tt_bits)
     state = np.asarray(state, dtype=np.int64)
     width, height = int(state[K.W]), int(state[K.H])
-    if book is True:
-        book = bundled_book(width, height)
-    elif book is False or book is None:
-        book = None
-    elif not isinstance(book, OpeningBook):
-        raise ValueError(f"book must be True, False or an OpeningBook, got {book!r}")
-    elif (book.width, book.height) != (width, height):
+    if book is not None and not callable(getattr(book, "best_move", None)):
+        raise ValueError(f"book must be None or an OpeningBook, got {book!r}")
+    if book is not None and (book.width, book.height) != (width, height):
         raise ValueError(
             f"the opening book is for {book.width} x {book.height}, "
             f"the position is {width} x {height}"

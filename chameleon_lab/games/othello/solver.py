@@ -28,9 +28,9 @@ The search follows the strong endgame solvers (Edax, and the literature it rests
   last one only counting the flips of the mover (or of the opponent if it must pass).
 * A player without a move passes; the game ends when neither has one.
 
-The statistics match :mod:`chameleon_lab.search.solve`'s: expanded (positions whose moves were tried),
-evaluated (finished positions scored, the last-empty positions included) and table
-cut-offs (the stability cut-offs included).
+The statistics match :mod:`chameleon_lab.search.solve`'s: expanded (positions whose
+moves were tried), evaluated (finished positions scored, the last-empty positions
+included) and table cut-offs (the stability cut-offs included).
 
 The functions that recurse are compiled per process (numba's cache of recursive
 functions crashed when loaded back: a segmentation fault on the first call), so the
