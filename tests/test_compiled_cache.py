@@ -158,3 +158,20 @@ def test_only_what_a_tag_can_name_is_cached():
     a = _tag(solve_node, {"generate": kernel.generate, "SCALE": 1.0}, {}, {})
     b = _tag(solve_node, {"generate": kernel.generate, "SCALE": 2.0}, {}, {})
     assert a != b
+
+
+def test_a_save_from_a_stale_index_never_hands_one_key_anothers_data(tmp_path, monkeypatch):
+    """Two processes save other keys of one copy at once: the second one read the index
+    before the first one wrote it. numba would give both the data file number 1, and
+    the index left behind could name the other one's data; with a file per key the
+    first entry is at worst lost (compiled again), never answered wrongly."""
+    from chameleon_lab.games.specialise import _KeyedFiles
+
+    first = _KeyedFiles(str(tmp_path), "copy-1.py311-abc", ("stamp", 1))
+    first.save(("sig", "a"), b"code for a")
+    second = _KeyedFiles(str(tmp_path), "copy-1.py311-abc", ("stamp", 1))
+    monkeypatch.setattr(second, "_load_index", dict)  # its view from before the first save
+    second.save(("sig", "b"), b"code for b")
+    assert first.load(("sig", "a")) in (None, b"code for a")
+    assert first.load(("sig", "b")) == b"code for b"
+    assert len(list(tmp_path.glob("*.nbc"))) == 2

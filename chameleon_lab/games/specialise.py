@@ -31,7 +31,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from numba import njit
-from numba.core.caching import CompileResultCacheImpl, FunctionCache
+from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile
 
 _COPIES: dict[tuple, Any] = {}
 #: The tag of each cached copy, by the identity of its dispatcher (kept in _COPIES).
@@ -102,12 +102,41 @@ class _BoundCacheImpl(CompileResultCacheImpl):
         self._filename_base = f"{self._filename_base}-{py_func.__chameleon_tag__}"
 
 
+class _KeyedFiles(IndexDataCacheFile):
+    """numba's index and data files, each data file named by a hash of its key.
+
+    numba numbers a function's data files in the order they are saved: two processes
+    saving other signatures of one function at once (pool workers, parallel tests) may
+    both take number 1, and the index one leaves can then name the data the other
+    wrote. A name per key cannot be taken by another key; the data is written before
+    the index names it, and an index entry lost to a concurrent save only means a
+    compile.
+    """
+
+    def save(self, key: Any, data: Any) -> None:
+        digest = hashlib.sha256(self._dump(key)).hexdigest()[:16]
+        name = self._data_name_pattern.replace("{number:d}", digest)
+        self._save_data(name, data)
+        overloads = self._load_index()
+        overloads[key] = name
+        self._save_index(overloads)
+
+
 class _BoundCache(FunctionCache):
     """numba's function cache for one copy of a template: files of its own (so
     processes saving other copies of the template at the same time never write into
-    its index), and its tag in every key."""
+    its index), data files named by their keys (:class:`_KeyedFiles`), and its tag in
+    every key."""
 
     _impl_class = _BoundCacheImpl
+
+    def __init__(self, py_func: types.FunctionType) -> None:
+        super().__init__(py_func)
+        self._cache_file = _KeyedFiles(
+            cache_path=self._cache_path,
+            filename_base=self._impl.filename_base,
+            source_stamp=self._impl.locator.get_source_stamp(),
+        )
 
     def _index_key(self, sig: Any, codegen: Any) -> tuple:
         return (*super()._index_key(sig, codegen), self._py_func.__chameleon_tag__)
