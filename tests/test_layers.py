@@ -32,8 +32,25 @@ def _layer(module: str) -> int:
     return LAYERS.get(parts[1], TOP) if len(parts) > 1 else TOP
 
 
-def _imports(path: Path, module: str, package: str):
-    for node in ast.walk(ast.parse(path.read_text())):
+def _typing_only(tree: ast.AST) -> set[int]:
+    """The nodes under ``if TYPE_CHECKING:`` (annotations only; they never run)."""
+    return {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for stmt in node.body
+        for n in ast.walk(stmt)
+    }
+
+
+def _imports(path: Path, module: str, package: str, *, runtime_only: bool = False):
+    """``(line, module)`` of every import of the package's own modules in ``path``
+    (function-level ones included); ``runtime_only`` leaves out the typing-only ones."""
+    tree = ast.parse(path.read_text())
+    skip = _typing_only(tree) if runtime_only else set()
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")[: len(package.split(".")) - node.level + 1]
@@ -69,29 +86,6 @@ def test_the_layer_table_names_every_package():
     assert packages - TOP_PACKAGES <= set(LAYERS)
 
 
-def _runtime_imports(path: Path, package: str):
-    """The package's own modules ``path`` imports when it runs: every import but those
-    under ``if TYPE_CHECKING:`` (annotations only; they never execute)."""
-    tree = ast.parse(path.read_text())
-    typing_only = {
-        id(n)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-        for stmt in node.body
-        for n in ast.walk(stmt)
-    }
-    for node in ast.walk(tree):
-        if id(node) in typing_only or not isinstance(node, ast.ImportFrom):
-            continue
-        if node.level:
-            base = package.split(".")[: len(package.split(".")) - node.level + 1]
-            target = ".".join([*base, *([node.module] if node.module else [])])
-            names = [target] if node.module else [f"{target}.{a.name}" for a in node.names]
-        else:
-            names = [node.module or ""]
-        yield from (n for n in names if n.startswith("chameleon_lab"))
-
-
 def test_no_two_modules_import_each_other():
     root = Path(chameleon_lab.__file__).parent
     imports: dict[str, set[str]] = {}
@@ -99,7 +93,7 @@ def test_no_two_modules_import_each_other():
         parts = path.relative_to(root.parent).with_suffix("").parts
         module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         package = module if parts[-1] == "__init__" else module.rsplit(".", 1)[0]
-        imports[module] = set(_runtime_imports(path, package))
+        imports[module] = {t for _, t in _imports(path, module, package, runtime_only=True)}
     pairs = sorted(
         f"{a} <-> {b}"
         for a, targets in imports.items()
