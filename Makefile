@@ -24,7 +24,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check --quiet chameleon_lab tests notebooks
 
 test: lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 bench: $(STAMP)
 	$(BIN)/chameleon-lab bench perft
