@@ -43,8 +43,10 @@ NOTEBOOKS = (
     "08_search_efficiency",
 )
 SOURCES = ("legacy", "thesis", "improved")
-#: The searches notebook 05 compares on four-player Chameleon Chess (multi-player ones).
+#: The searches notebooks 05 and 08 may compare on four-player Chameleon Chess.
 ALGORITHMS = algorithm_names(players=4)
+#: The thesis's four, which the profiles of notebook 05 play (its thesis flavour too).
+THESIS_ALGORITHMS = algorithm_names(flavour="thesis")
 
 PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     "quick": {
@@ -62,7 +64,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "04_thesis_tables": {"source": "thesis", "depths": [1, 2, 3, 4], "budgets_ms": [10]},
         "05_time_budgets": {
             "flavour": "improved",
-            "algorithms": list(ALGORITHMS),
+            "algorithms": list(THESIS_ALGORITHMS),
             "budgets_ms": [10, 30, 100],
             "repetitions": 1,
         },
@@ -114,7 +116,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         },
         "05_time_budgets": {
             "flavour": "improved",
-            "algorithms": list(ALGORITHMS),
+            "algorithms": list(THESIS_ALGORITHMS),
             "budgets_ms": [10, 30, 100, 300, 1000],
             "repetitions": 4,
         },

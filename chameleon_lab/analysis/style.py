@@ -39,6 +39,8 @@ FIXED: dict[str, tuple[int, str]] = {
     "paranorm": (3, "v"),
     "hypermax": (4, "D"),
     "hypernorm": (4, "P"),
+    "brs": (6, "X"),
+    "brsplus": (8, "h"),
     # the thesis's evaluation functions
     "pawns": (7, "o"),
     "pawns10roles": (1, "s"),

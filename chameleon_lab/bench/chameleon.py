@@ -353,10 +353,10 @@ def print_tournament(games: int = 24, depth: int = 4, workers: tuple[int, ...] =
     every run plays the same games. One worker plays in this process; more use the
     process pool of :func:`~chameleon_lab.tournament.run_session`.
     """
-    from ..search.api import MULTIPLAYER
+    from ..search.api import THESIS_ALGORITHMS
     from ..tournament import Session, format_seating, original_seatings, run_session
 
-    agents = {a: {"algorithm": a, "flavour": "thesis"} for a in MULTIPLAYER}
+    agents = {a: {"algorithm": a, "flavour": "thesis"} for a in THESIS_ALGORITHMS}
     seatings = [format_seating(s) for s in original_seatings(list(agents))[:games]]
     session = Session("bench", agents, design="fixed", seatings=seatings, budget={"depth": depth})
     run_session(  # compile the searches once, outside the timings

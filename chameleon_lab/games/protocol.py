@@ -18,6 +18,11 @@ A game of the library has three faces:
     ``out[4]`` (win/draw/loss as +1/0/-1, or a score such as a disc difference)
   * ``key(state) -> k``: a 64-bit key, equal for equal positions (Zobrist-style;
     transposition tables use it, collisions must be negligible)
+  * optional, ``pass_to(state, player) -> previous``: hand the turn to ``player`` as if
+    the players between had passed, returning who was to move (so ``pass_to(state,
+    previous)`` restores the position). Best-Reply Search needs it in games of more than
+    two players, where one opponent replies and the turn goes back to the root player
+    (:mod:`chameleon_lab.search.bestreply`); a game of two players never needs it.
 
   A game's parameters (a board's width, a NIM game's heaps) live in its state array,
   so the compiled functions are the same for every parameter choice.
@@ -108,6 +113,9 @@ class GameOps:
     #: compiled ``noisy(state, moves, ply) -> n``: the moves a quiescence search goes on
     #: with at the depth limit (captures in Chameleon Chess); None: the game has none.
     noisy: Callable | None = None
+    #: compiled ``pass_to(state, player) -> previous``: hand the turn to ``player`` (see
+    #: the module doc); None: the game cannot (Best-Reply Search then needs two players).
+    pass_to: Callable | None = None
 
 
 @runtime_checkable

@@ -36,8 +36,10 @@ from .registry import (
 )
 
 ALGORITHMS = algorithm_names()
-#: The multi-player searches (any number of players): the thesis's four.
+#: The multi-player searches (any number of players): the thesis's four and those beyond.
 MULTIPLAYER = algorithm_names(players=4)
+#: The thesis's four searches (those its flavour runs).
+THESIS_ALGORITHMS = algorithm_names(flavour="thesis")
 
 #: The thesis's settings: MaxN and MaxN-IS always normalise; the algorithm comparison
 #: ran Paranoid with and Hypermax without normalisation.

@@ -5,7 +5,7 @@ what a root search reports (:class:`RootResult`).
 Node functions (in :mod:`chameleon_lab.thesis.nodes` and :mod:`.improved`) are written
 once as templates
 that call the game's functions by the names below (``generate``, ``make``, ``unmake``,
-``player_of``, ``key``), the leaf evaluation as ``evaluate`` and its incremental form,
+``player_of``, ``key``, ``pass_to``), the leaf evaluation as ``evaluate`` and its incremental form,
 if the heuristic has one, as ``evaluate_after`` (else :func:`no_after_move`; see
 :func:`~chameleon_lab.games.heuristics.after_move_of`). :func:`bind` compiles a
 template for one game and heuristic with those names bound to the game's compiled
@@ -43,7 +43,7 @@ def _unbound(*args: Any) -> Any:  # pragma: no cover - replaced by bind()
 
 # The names the templates call; bind() replaces them by the game's compiled functions.
 generate = make = unmake = player_of = key = evaluate = returns = heuristic = noisy = _unbound
-evaluate_after = _unbound
+evaluate_after = pass_to = _unbound
 #: Bound by :func:`leaf_function`: scale of exact returns, their minimum, players' mask.
 TERMINAL_SCALE = 1.0
 MIN_UTILITY = 0.0
@@ -267,6 +267,21 @@ def root_moves(n: int) -> int:
     return int(n)
 
 
+def game_line(game: GameOps, state: np.ndarray, line: np.ndarray) -> np.ndarray:
+    """The longest start of ``line`` (kernel moves from ``state``) that the game plays
+    in turn: a search that hands the turn out of order (Best-Reply Search) finds lines
+    that are not games after their first reply."""
+    state = state.copy()
+    moves = np.zeros((1, game.max_moves), dtype=np.int64)
+    undo = np.zeros((1, game.undo_size), dtype=np.int64)
+    for k, move in enumerate(line):
+        n = game.generate(state, moves, 0) if game.player_of(state) >= 0 else 0
+        if move not in moves[0, :n]:
+            return line[:k].copy()
+        game.make(state, int(move), undo, 0)
+    return line
+
+
 def working_state(state: np.ndarray) -> np.ndarray:
     """The state a search may walk: itself (searches make and take back moves in place
     and leave it as they found it; an explicit tree keeps its marks of visited nodes),
@@ -306,6 +321,12 @@ def compiled(dispatcher: Any) -> bool:
 def no_noisy_moves(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The noisy moves of a game that declares none: there are none."""
     return 0
+
+
+@njit(cache=True)
+def no_pass_to(state: np.ndarray, player: int) -> int:
+    """The turn change of a game that has none: refused (-1), the state unchanged."""
+    return -1
 
 
 @njit(cache=True, inline="always")  # inlined: the branch it answers folds away
@@ -349,6 +370,7 @@ def bind(
             "noisy": ops.noisy or no_noisy_moves,
             "evaluate": evaluate_fn,
             "evaluate_after": after_move_of(evaluate_fn) or no_after_move,
+            "pass_to": ops.pass_to or no_pass_to,
         },
         siblings=siblings,
         **options,

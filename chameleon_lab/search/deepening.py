@@ -32,6 +32,7 @@ from .core import (
     check_tt_bits,
     compile_for,
     compiled,
+    game_line,
     node_head,
     resident_zeros,
     scratch_record,
@@ -81,7 +82,7 @@ class DeepSearch:
     evaluate: object
     normalize: bool
     max_sum: float = 1.0
-    #: Paranoid's move ordering from this remaining depth on (0: generation order)
+    #: Paranoid's and BRS's move ordering from this remaining depth on (0: generation order)
     order_depth: int = I.ORDER_DEPTH
 
     def _node(self) -> Any:
@@ -128,13 +129,20 @@ def iterative_deepening(
             f"the improved searches go at most {MAX_DEPTH} plies deep, got {budget.depth}"
         )
     g = search.game
+    spec = get_algorithm(search.algorithm)
     if ws is None:
         ws = shared_workspace(DeepWorkspace, g, TT_BITS)
     state = working_state(state)
     n = check_root(g, state, ws.moves)
+    if spec.passes_turns and g.pass_to is None and int(np.sum(g.players_alive(state))) > 2:
+        raise ValueError(
+            f"{spec.title} hands the turn to one opponent out of order, which {g.name} "
+            "cannot (its GameOps have no pass_to) with more than two players: use brsplus, "
+            "which keeps the turn order"
+        )
     search.compile(state, ws)
     start = time.perf_counter_ns()  # the search's own time, without compiling
-    column = 0 if search.algorithm == "paranoid" else int(g.player_of(state))
+    column = 0 if spec.scalar else int(g.player_of(state))
     ws.searches += 1
     ictl, roots = ws.ictl, ws.vals[I.ROOT_ROW : I.ROOT_ROW + n]
     ictl[:] = 0
@@ -158,7 +166,7 @@ def iterative_deepening(
         exact = bool(ictl[I.S_HORIZON] == horizon)
         done = (
             depth,
-            scores if search.algorithm == "paranoid" else roots.copy(),
+            scores if spec.scalar else roots.copy(),
             int(np.flatnonzero(ws.moves[0, :n] == ws.pv[0, 0])[0]),
             ws.pv[0, : ictl[I.PV_LEN]].copy(),
             exact,
@@ -167,6 +175,8 @@ def iterative_deepening(
             break
         order = _order(scores, order)
     depth, scores, index, pv, exact = done
+    if spec.passes_turns:
+        pv = game_line(g, state, pv)
     return RootResult(
         index=index,
         scores=scores,
@@ -178,9 +188,5 @@ def iterative_deepening(
         pv=pv,
         tt_hits=int(ictl[I.S_TT_HITS]),
         exact=exact,
-        counters=(
-            {"order_evaluations": int(ictl[I.S_ORDER_EVALS])}
-            if search.algorithm == "paranoid"
-            else {}
-        ),
+        counters=({"order_evaluations": int(ictl[I.S_ORDER_EVALS])} if spec.scalar else {}),
     )

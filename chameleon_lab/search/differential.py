@@ -12,6 +12,9 @@ depth:
 * ``paranoid``: the improved Paranoid (alpha-beta, ordering, table) returns the value of
   Paranoid minimax written from its definition in Python over the game protocol, and
   its move has that value;
+* ``brs``: Best-Reply Search and BRS+ (ordering, table) return the values of their
+  definitions written out in Python without pruning (:func:`brs_minimax`), with and
+  without normalisation, and their moves have those values;
 * ``maxnis``: MaxN-IS (immediate and shallow pruning, sound with normalised scores)
   chooses a move whose MaxN vector gives the root player MaxN's root value, and reports
   that vector;
@@ -28,9 +31,9 @@ heuristic score): the positions on which a fixed-width null window broke PVS.
 :func:`run_checks` runs a profile (``fast``, in the test suite; ``large``, by
 ``chameleon-lab check --profile large``) and returns a :class:`Report` of the counts
 and every :class:`Mismatch`; the test suite also draws single cases with hypothesis
-through :func:`suite_case`, :func:`paranoid_case`, :func:`maxnis_case` and
-:func:`solver_case`. A new algorithm joins by a case function and an entry in
-:data:`CHECKS`.
+through :func:`suite_case`, :func:`paranoid_case`, :func:`brs_case`,
+:func:`maxnis_case` and :func:`solver_case`. A new algorithm joins by a case function
+and an entry in :data:`CHECKS`.
 """
 
 from __future__ import annotations
@@ -277,6 +280,140 @@ def paranoid_case(position: Any, depth: int, normalize: bool, label: str = "") -
     return tally
 
 
+# ------------------------------------------------------------------- the BRS check
+class _Walker:
+    """A game's positions as kernel states walked from Python by its compiled
+    functions, for the reference searches written from their definitions."""
+
+    def __init__(self, game: Game) -> None:
+        self.ops = game.ops
+        self.moves = np.zeros((1, game.ops.max_moves), dtype=np.int64)
+        self.undo = np.zeros((1, game.ops.undo_size), dtype=np.int64)
+
+    def legal(self, state: np.ndarray, player: int | None = None) -> list[int]:
+        """The moves of ``player`` (default: the player to move) in ``state``."""
+        if player is not None and player != self.ops.player_of(state):
+            state = state.copy()
+            self.ops.pass_to(state, player)
+        n = self.ops.generate(state, self.moves, 0)
+        return [int(m) for m in self.moves[0, :n]]
+
+    def after(self, state: np.ndarray, move: int, player: int | None = None) -> np.ndarray:
+        """The state after ``player`` (default: the player to move) plays ``move``."""
+        child = state.copy()
+        if player is not None and player != self.ops.player_of(child):
+            self.ops.pass_to(child, player)
+        self.ops.make(child, move, self.undo, 0)
+        return child
+
+
+def brs_minimax(
+    game: Game,
+    state: np.ndarray,
+    depth: int,
+    root: int,
+    evaluate: Callable,
+    plus: bool,
+    norm: bool = False,
+) -> float:
+    """Best-Reply Search's value (``plus``: BRS+'s) of ``state`` for ``root`` at
+    ``depth`` layers, written from the definitions of Schadd & Winands (2011) and Esser
+    et al. (2013) over kernel states, without pruning, table or ordering: the root player
+    maximises ``2 s[root] - (s0 + s1 + s2 + s3)`` over its moves; an opponents' layer
+    minimises it over every reply of every opponent still in the game, after which the
+    root player moves (BRS), or keeps the turn order and lets one opponent reply while
+    the others play their greedy moves, the lowest static value for the root player,
+    first of equals (BRS+; where the turn comes round to an opponent who has moved in
+    the layer, the root player is out and the position a leaf). A finished position, a
+    player to move without moves, or the depth limit is scored by ``evaluate``
+    (normalised if ``norm``, the greedy moves' static values too)."""
+    walk = _Walker(game)
+    ops = game.ops
+
+    def value_of(s: np.ndarray) -> float:
+        v = np.zeros(4)
+        evaluate(s, v)
+        if norm:
+            normalize(v)
+        return 2.0 * v[root] - (v[0] + v[1] + v[2] + v[3])
+
+    def greedy(s: np.ndarray, moves: list[int]) -> int:
+        static = [value_of(walk.after(s, m)) for m in moves]
+        return moves[static.index(min(static))]
+
+    def node(s: np.ndarray, d: int) -> float:
+        p = ops.player_of(s)
+        moves = walk.legal(s) if p >= 0 and d > 0 else []
+        if not moves:
+            return value_of(s)
+        if p == root:
+            return max(node(walk.after(s, m), d - 1) for m in moves)
+        if plus:
+            return layer(s, d, replied=False)
+        opponents = [q for q in np.flatnonzero(ops.players_alive(s)) if q != root]
+        values = []
+        for q in opponents:
+            for m in walk.legal(s, int(q)):
+                child = walk.after(s, m, int(q))
+                if ops.player_of(child) >= 0:
+                    ops.pass_to(child, root)
+                values.append(node(child, d - 1))
+        return min(values)
+
+    def layer(s: np.ndarray, d: int, replied: bool, moved: frozenset = frozenset()) -> float:
+        """BRS+: the opponents' layer from the opponent to move in ``s`` on; ``moved``:
+        the opponents who have moved in it."""
+        moves = walk.legal(s)
+        if not moves:
+            return value_of(s)
+        moved = moved | {ops.player_of(s)}
+
+        def go_on(child: np.ndarray, replied_now: bool) -> float | None:
+            q = ops.player_of(child)
+            if q < 0 or q == root:  # the layer ends
+                return node(child, d - 1) if replied_now else None
+            if q in moved:  # the turn came round without the root player: it is out
+                return value_of(child) if replied_now else None
+            return layer(child, d, replied_now, moved)
+
+        if replied:
+            return go_on(walk.after(s, greedy(s, moves)), True)  # type: ignore[return-value]
+        values = [go_on(walk.after(s, m), True) for m in moves]
+        later = go_on(walk.after(s, greedy(s, moves)), False)  # another opponent replies
+        return min(v for v in [*values, later] if v is not None)
+
+    return node(state, depth)
+
+
+def brs_case(position: Any, depth: int, label: str = "") -> Tally:
+    """BRS and BRS+ (ordering, table), with and without normalisation, against
+    :func:`brs_minimax` at ``depth``: the value, and the value of the move chosen."""
+    game = position.game
+    evaluate = leaf_evaluator(game, None)
+    root = int(position.to_move)
+    state = state_of(position).copy()
+    walk = _Walker(game)
+    label = label or game.info.name
+    tally = Tally(positions=1)
+    for (name, plus), norm in itertools.product((("brs", False), ("brsplus", True)), (False, True)):
+        values = [
+            brs_minimax(game, walk.after(state, m), depth - 1, root, evaluate, plus, norm)
+            for m in walk.legal(state)
+        ]
+        result = search(position, name, depth=depth, normalize=norm)
+        tally.searches += 1
+        best = max(values)
+        setting = {"algorithm": name, "normalize": norm}
+        for what, expected, found in (
+            ("value", best, _value(result)),
+            ("move", best, values[result.index]),
+        ):
+            if expected != found:
+                tally.disagree("brs", label, position, depth, setting, what, expected, found)
+                break
+    return tally
+
+
 # ------------------------------------------------------------------ the MaxN-IS check
 def maxnis_case(position: Any, depth: int, label: str = "") -> Tally:
     """MaxN-IS against MaxN, both normalised, at ``depth``: the vector MaxN-IS reports
@@ -415,6 +552,12 @@ CHECKS: dict[str, Check] = {
             "improved Paranoid against Paranoid minimax from its definition",
             {"fast": _multi_targets(4, 2), "large": _multi_targets(150, 3)},
             _run_paranoid,
+        ),
+        Check(
+            "brs",
+            "BRS and BRS+ (ordering, table) against their definitions, without pruning",
+            {"fast": _multi_targets(4, 2), "large": _multi_targets(150, 3)},
+            lambda pos, depth, label: brs_case(pos, depth, label),
         ),
         Check(
             "maxnis",

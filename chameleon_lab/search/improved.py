@@ -72,6 +72,7 @@ import numpy as np
 from numba import njit, objmode
 
 from ..games.heuristics import normalize
+from ..games.protocol import MAX_PLAYERS
 from .core import (
     MAX_PLIES,
     _copy_in,
@@ -185,8 +186,9 @@ def _select(keys: np.ndarray, perm: np.ndarray, ply: int, k: int, n: int) -> Non
 
 def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     """The record of a search's per-ply tables (``moves``, ``undo``, ``vals``,
-    ``leaf``, ``ictl``, ``pv``; see the module doc, and Paranoid's ordering ``keys``
-    with their permutation ``perm``) for a game's sizes.
+    ``leaf``, ``ictl``, ``pv``; see the module doc; the ordering ``keys`` with their
+    permutation ``perm``, and Best-Reply Search's moves of a layer with the player
+    making each, ``reply`` and ``owner``, see :mod:`.bestreply`) for a game's sizes.
 
     The node functions take the tables as one record, not six arrays: numba passes an
     array to a function as seven to nine machine words (pointers, shape and strides)
@@ -196,6 +198,7 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     record instead, see :func:`.twoplayer.tables_dtype`.)
     """
     p = MAX_PLIES
+    width = max_moves * (MAX_PLAYERS - 1)  # a BRS layer: the moves of three opponents
     return np.dtype(
         [
             ("moves", np.int64, (p, max_moves)),
@@ -204,8 +207,10 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
             ("leaf", np.float64, (4,)),
             ("ictl", np.int64, (ROOT_ORDER + max_moves,)),
             ("pv", np.int64, (p, p)),
-            ("keys", np.float64, (p, max_moves)),
-            ("perm", np.int64, (p, max_moves)),
+            ("keys", np.float64, (p, width)),
+            ("perm", np.int64, (p, width)),
+            ("reply", np.int64, (p, width)),
+            ("owner", np.int64, (p, width)),
         ],
         align=True,
     )

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import bestreply as B
 from . import improved as I
 from . import suite as S
 from . import twoplayer as TP
@@ -47,6 +48,9 @@ class Algorithm:
     #: the transposition table's default size (every algorithm's workspace has one)
     tt_bits: int = TT_BITS
     two_player: bool = False  # searches two-player zero-sum games only
+    #: hands the turn to a player out of order (the game's ``pass_to``) where more than
+    #: two players take part (Best-Reply Search)
+    passes_turns: bool = False
     notes: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -94,6 +98,29 @@ ALGORITHMS: dict[str, Algorithm] = {
             "Fridenfalk 2014",
         ),
         Algorithm(
+            "brs",
+            "Best-Reply Search",
+            False,
+            True,
+            {},
+            B.brs_node,
+            B.brs_root_args,
+            "Schadd & Winands 2011",
+            flavours=("improved",),
+            passes_turns=True,
+        ),
+        Algorithm(
+            "brsplus",
+            "BRS+ (Best-Reply Search keeping the turn order)",
+            False,
+            True,
+            {},
+            B.brs_node,
+            B.brsplus_root_args,
+            "Esser, Gras, Winands, Schadd & Lanctot 2013",
+            flavours=("improved",),
+        ),
+        Algorithm(
             "negamax",
             "NegaMax (full width; to the end of the game an exact solver)",
             False,
@@ -138,11 +165,15 @@ def check_options(algorithm: Algorithm, options: Mapping[str, Any]) -> dict[str,
     return {**algorithm.options, **options}
 
 
-def algorithm_names(*, players: int | None = None) -> tuple[str, ...]:
+def algorithm_names(*, players: int | None = None, flavour: str | None = None) -> tuple[str, ...]:
     """The registered algorithms' names, in registry order; with ``players``, only those
-    that search games of that many players (the two-player suite needs exactly two)."""
+    that search games of that many players (the two-player suite needs exactly two);
+    with ``flavour``, only those that run in it (``thesis``: the thesis's four)."""
     return tuple(
-        a.name for a in ALGORITHMS.values() if players is None or players == 2 or not a.two_player
+        a.name
+        for a in ALGORITHMS.values()
+        if (players is None or players == 2 or not a.two_player)
+        and (flavour is None or flavour in a.flavours)
     )
 
 

@@ -340,6 +340,17 @@ def player_of(state: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def pass_to(state: np.ndarray, player: int) -> int:
+    """Hand the turn to ``player``, as if the players between had passed; return who
+    was to move (Best-Reply Search's turn change; the game's rules never pass). The
+    turn is all the state keeps of the order of play, so ``pass_to(state, previous)``
+    restores the position exactly."""
+    previous = state[TOMOVE]
+    state[TOMOVE] = player
+    return previous
+
+
+@njit(cache=True)
 def _remove_pawn(state: np.ndarray, slot: int) -> None:
     sq = state[SQ + slot]
     state[BOARD + sq] = 0

@@ -55,6 +55,7 @@ CHAMELEON_OPS = GameOps(
     heuristic_at_terminal=True,  # as the original program scored its leaves
     side_to_move=lambda state: int(state[kernel.TOMOVE]),
     noisy=generate_captures,
+    pass_to=kernel.pass_to,
 )
 
 

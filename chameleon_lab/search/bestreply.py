@@ -1,0 +1,315 @@
+"""Best-Reply Search (BRS) and BRS+ for games of two to four players: node function.
+
+Both search as Paranoid does, from the root player's view: the root player maximises
+``2 * s[root] - (s0 + s1 + s2 + s3)``, its opponents minimise it. They differ from
+Paranoid in what an opponent's layer holds.
+
+* **BRS** (Schadd & Winands, "Best Reply Search for Multiplayer Games", IEEE TCIAIG
+  2011): the root player moves at even plies; at odd plies one MIN layer holds the
+  moves of every opponent still in the game, only the opponent with the strongest
+  reply moves, and the turn passes back to the root player (the others, in effect,
+  pass). A search of depth ``d`` so sees ``d / 2`` moves of the root player, where
+  Paranoid with four players sees ``d / 4``. The turn change needs the game's
+  ``pass_to`` (:class:`~chameleon_lab.games.protocol.GameOps`); in a game of two
+  players the single opponent's layer is its own turn, so BRS is Paranoid there, which
+  with two players is alpha-beta.
+* **BRS+** (Esser, Gras, Winands, Schadd & Lanctot, "Improving Best-Reply Search",
+  CG 2013): the turn order is kept. Between two turns of the root player every
+  opponent moves in its turn; one of them (any one: each is tried) plays the searched
+  reply, each of the others plays the move the move ordering puts first, here its
+  *greedy* move: the one whose position has the lowest static value for the root
+  player (the heuristic, normalised as the search is, first of equals in generation
+  order). The positions searched are positions of the game, which BRS's are not.
+
+Players who are out or must pass. An opponent eliminated from the game has no moves
+and takes no part in a layer (BRS: it offers no reply; BRS+: the game skips its turn,
+as its rules do). A forced pass (Othello) is a legal move like any other: BRS and BRS+
+search it as the opponent's only reply or play it as its greedy move. Once the root
+player is out (Chameleon Chess goes on without it), the position is scored as a leaf:
+BRS hands it the turn and it has no moves; in BRS+ the turn comes round to an opponent
+who has moved in the layer already. A position whose player to move has no move is a leaf, as in
+every search of :mod:`.improved`.
+
+Depth counts layers: the root player's move is one, an opponents' layer is one (with
+BRS+, however many opponents move in it). With two players both are plain alpha-beta
+at the same depth, and return its value (the conformance contract's rule, and a test).
+
+Enhancements as the improved Paranoid has (:func:`.improved.paranoid_node`): fail-soft
+alpha-beta, the transposition table's move first, children ordered by their static
+value where at least ``order_depth`` layers remain, the table storing values with
+exact/lower/upper flags at the same remaining depth. BRS+ probes and stores the table
+only where a layer starts (the root player's nodes and an opponents' layer's first
+node): inside a layer a position's value depends on whether the reply has been played
+yet. A BRS MIN layer orders all opponents' replies together (best first for the
+opponents), so the strongest reply of any opponent is searched first; its moves and
+their owners are kept in the tables' ``reply`` and ``owner`` rows.
+
+BRS+ uses ply rows for every move of a layer, so its deepest search has fewer layers
+than :data:`~.core.MAX_DEPTH` (four players: about ``MAX_PLIES / 2``); where the rows
+run out the position is scored as a leaf (counted as cut by the depth limit).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..games.heuristics import normalize
+from .core import MAX_PLIES, evaluate, generate, key, make, pass_to, player_of, unmake
+from .improved import (
+    _BIG,
+    C_ABORTED,
+    C_STAMP,
+    EXACT,
+    LOWER,
+    PV_LEN,
+    ROOT_ROW,
+    S_EXPANDED,
+    S_ORDER_EVALS,
+    S_TT_HITS,
+    T_BEST,
+    T_DEPTH_FLAG,
+    T_KEY,
+    T_STAMP,
+    TT_MIN_DEPTH,
+    UPPER,
+    _child,
+    _leaf,
+    _paranoid_value,
+    _pv_take,
+    _select,
+    _unpack,
+    out_of_budget,
+)
+
+#: A node's ``stage``: where a layer starts (the root player's nodes and an opponents'
+#: layer's first node, the only nodes the table serves), inside a BRS+ layer before the
+#: reply, and after it (the opponents left play their greedy moves).
+LAYER_START = 0
+BEFORE_REPLY = 1
+AFTER_REPLY = 2
+
+
+@njit(inline="always")  # not cached: it takes the bound game functions
+def _static(
+    make, unmake, evaluate, pass_to, state, move, owner, mover, max_player, norm, ply, undo,
+    leaf, ictl,
+) -> float:  # fmt: skip
+    """The static value for ``max_player`` of the position that ``move`` of ``owner``
+    leads to (made by ``owner``, evaluated, taken back; ``mover`` is the player to move
+    now): Paranoid's value of the heuristic's vector, normalised if ``norm``, counted as
+    an ordering evaluation, not a node."""
+    previous = -1
+    if owner != mover:
+        previous = pass_to(state, owner)
+    make(state, move, undo, ply)
+    evaluate(state, leaf)
+    unmake(state, undo, ply)
+    if previous >= 0:
+        pass_to(state, previous)
+    if norm:
+        normalize(leaf)
+    ictl[S_ORDER_EVALS] += 1
+    return _paranoid_value(leaf, max_player)
+
+
+def brs_node(
+    state,
+    depth,
+    ply,
+    norm,
+    max_player,
+    alpha,
+    beta,
+    order_depth,
+    plus,
+    stage,
+    moved,
+    tables,
+    tt_int,
+    tt_val,
+) -> float:
+    """BRS (``plus`` false) or BRS+ (``plus`` true) from ``max_player``'s view; returns
+    the node's value: exact inside ``(alpha, beta)``, an upper bound at or below
+    ``alpha``, a lower bound at or above ``beta`` (see the module doc; ``stage`` is
+    :data:`LAYER_START`, :data:`BEFORE_REPLY` or :data:`AFTER_REPLY`; ``moved``, the
+    bit mask of the opponents who moved in this BRS+ layer so far)."""
+    moves, undo, vals, leaf, ictl, pv = _unpack(tables)
+    keys, perm = tables.keys, tables.perm
+    reply, owner = tables.reply, tables.owner
+    p = player_of(state)
+    if ply >= MAX_PLIES - 2:  # the ply rows run out (BRS+ layers of many moves)
+        depth = 0
+    n = 0 if p < 0 or depth <= 0 else generate(state, moves, ply)
+    if n == 0:
+        _leaf(evaluate, state, leaf, p, depth, ply, norm, ictl)
+        return _paranoid_value(leaf, max_player)
+    if out_of_budget(ictl):
+        return 0.0
+    maximising = p == max_player
+    # the node's moves and who makes each: the mover's, and in a BRS layer every other
+    # opponent's (handed the turn by pass_to; a game that cannot ends the list)
+    for i in range(n):
+        reply[ply, i] = moves[ply, i]
+        owner[ply, i] = p
+    if not maximising and not plus:
+        for j in range(1, 4):
+            r = (p + j) & 3
+            if r == max_player:
+                continue
+            previous = pass_to(state, r)
+            if previous < 0:
+                break
+            m = generate(state, moves, ply)
+            pass_to(state, previous)
+            for i in range(m):
+                reply[ply, n + i] = moves[ply, i]
+                owner[ply, n + i] = r
+            n += m
+    # BRS+: this opponent's greedy move (the lowest static value for the root player),
+    # which it plays when another opponent replies; the values order its moves too
+    greedy = 0
+    if plus and not maximising:
+        low = np.inf
+        for i in range(n):
+            v = _static(
+                make, unmake, evaluate, pass_to, state, reply[ply, i], p, p, max_player,
+                norm, ply, undo, leaf, ictl,
+            )  # fmt: skip
+            keys[ply, i] = -v
+            if v < low:
+                low = v
+                greedy = i
+    first = 0  # the table's move, else the first generated
+    known = False
+    slot = -1
+    h = 0
+    if stage == LAYER_START and ply > 0 and depth >= TT_MIN_DEPTH and tt_int.shape[0] > 0:
+        h = key(state)
+        slot = h & (tt_int.shape[0] - 1)
+        if tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ictl[C_STAMP]:
+            stored = tt_int[slot, T_BEST]
+            if stored < n:
+                first = stored
+                known = True
+            info = tt_int[slot, T_DEPTH_FLAG]
+            if info >> 2 == depth:
+                flag = info & 3
+                v = tt_val[slot]
+                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                    ictl[S_TT_HITS] += 1
+                    ictl[PV_LEN + ply] = ply
+                    return v
+    ictl[S_EXPANDED] += 1
+    alpha0 = alpha
+    beta0 = beta
+    # the children: every move (after the reply, a BRS+ opponent's greedy move only);
+    # before the reply, BRS+ adds the greedy move with the reply left to a later
+    # opponent, where one moves after this one in the layer
+    count = n
+    moved_now = moved | (1 << p)
+    if plus and not maximising:
+        if stage == AFTER_REPLY:
+            count = 1
+        else:
+            make(state, reply[ply, greedy], undo, ply)
+            q = player_of(state)
+            unmake(state, undo, ply)
+            if q >= 0 and q != max_player and not (moved_now >> q) & 1:
+                count = n + 1
+    order = count > 1 and ply > 0 and order_depth > 0 and depth >= order_depth
+    if order:
+        sign = 1.0 if maximising else -1.0
+        for i in range(n):
+            perm[ply, i] = i
+            if known and i == first:
+                keys[ply, i] = _BIG
+            elif maximising or not plus:  # BRS+ opponents' keys are their static values
+                keys[ply, i] = sign * _static(
+                    make, unmake, evaluate, pass_to, state, reply[ply, i], owner[ply, i], p,
+                    max_player, norm, ply, undo, leaf, ictl,
+                )  # fmt: skip
+    best = -np.inf if maximising else np.inf
+    best_i = first
+    for k in range(count):
+        child_stage = LAYER_START
+        if plus and not maximising and (stage == AFTER_REPLY or k == n):
+            i = greedy  # played by this opponent; the reply is another's
+            child_stage = AFTER_REPLY if stage == AFTER_REPLY else BEFORE_REPLY
+        elif order:
+            _select(keys, perm, ply, k, n)
+            i = perm[ply, k]
+        else:
+            i = _child(ply, k, first, ictl)
+        if plus and not maximising and child_stage == LAYER_START:
+            child_stage = AFTER_REPLY  # this move is the layer's reply
+        r = owner[ply, i]
+        previous = -1
+        if r != p:
+            previous = pass_to(state, r)
+        make(state, reply[ply, i], undo, ply)
+        q = player_of(state)
+        back = -1
+        child_depth = depth - 1
+        child_moved = 0
+        if maximising or q < 0 or q == max_player:
+            child_stage = LAYER_START  # the layer ends: the root player moves next
+        elif plus and (moved_now >> q) & 1:
+            child_depth = 0  # the turn came round without the root player: it is out
+            child_stage = LAYER_START
+        elif plus:
+            child_depth = depth  # the layer goes on with the next opponent
+            child_moved = moved_now
+        else:
+            back = pass_to(state, max_player)  # BRS: the turn goes back to the root
+            child_stage = LAYER_START
+        value = brs_node(
+            state, child_depth, ply + 1, norm, max_player, alpha, beta, order_depth, plus,
+            child_stage, child_moved, tables, tt_int, tt_val,
+        )  # fmt: skip
+        if back >= 0:
+            pass_to(state, back)
+        unmake(state, undo, ply)
+        if previous >= 0:
+            pass_to(state, previous)
+        if ictl[C_ABORTED]:
+            return 0.0
+        if ply == 0:
+            vals[ROOT_ROW + i, 0] = value
+        if (value > best) if maximising else (value < best):
+            best = value
+            best_i = i
+            _pv_take(pv, ictl, ply, reply[ply, i])
+            if maximising:
+                alpha = max(alpha, value)
+            else:
+                beta = min(beta, value)
+            if alpha >= beta:
+                break
+    if slot >= 0:
+        flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
+        tt_int[slot, T_KEY] = h
+        tt_int[slot, T_STAMP] = ictl[C_STAMP]
+        tt_int[slot, T_DEPTH_FLAG] = depth * 4 + flag
+        tt_int[slot, T_BEST] = best_i
+        tt_val[slot] = best
+    return best
+
+
+# ---------------------------------------------------------------- root calls
+def _root_args(search, state, ws, head, tables, plus: bool) -> tuple:
+    player = search.game.player_of(state)
+    return (
+        *head, player, -np.inf, np.inf, search.order_depth, plus, LAYER_START, 0, tables,
+        ws.tt_int, ws.tt_val,
+    )  # fmt: skip
+
+
+def brs_root_args(search, state, ws, head, tables) -> tuple:
+    """BRS at the root: the root player maximises, the window is open."""
+    return _root_args(search, state, ws, head, tables, False)
+
+
+def brsplus_root_args(search, state, ws, head, tables) -> tuple:
+    """BRS+ at the root: the root player maximises, the window is open."""
+    return _root_args(search, state, ws, head, tables, True)
