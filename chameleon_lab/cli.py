@@ -413,15 +413,10 @@ def cmd_check(args: argparse.Namespace) -> int:
 def _write_mismatches(path: str, mismatches: list) -> None:
     """Write ``mismatches`` as JSON lines, atomically (a temporary file renamed)."""
     import dataclasses
-    import os
 
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp")
-    with tmp.open("w") as fh:
-        for m in mismatches:
-            fh.write(json.dumps(dataclasses.asdict(m)) + "\n")
-    os.replace(tmp, target)
+    from .files import atomic_write_text
+
+    atomic_write_text(path, "".join(json.dumps(dataclasses.asdict(m)) + "\n" for m in mismatches))
 
 
 def cmd_notebooks(args: argparse.Namespace) -> int:

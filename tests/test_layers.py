@@ -1,9 +1,9 @@
 """The house's shape: code in a lower layer never imports a higher one.
 
-Layers, lowest first: the version, games, search, agents, tournaments, analysis, the
-thesis wing, and the entry points (CLI, benchmarks, widgets, workbench, conformance).
-Every import of the package's own modules is read from the source (function-level ones
-included) and must go to its own layer or a lower one.
+Layers, lowest first: the version and atomic file writing, games, search, agents,
+tournaments, analysis, the thesis wing, and the entry points (CLI, benchmarks, widgets,
+workbench, conformance). Every import of the package's own modules is read from the
+source (function-level ones included) and must go to its own layer or a lower one.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import chameleon_lab
 
 LAYERS = {
     "version": 0,
+    "files": 0,
     "games": 1,
     "search": 2,
     "agents": 3,

@@ -26,6 +26,8 @@ from typing import Any
 
 import pandas as pd
 
+from ..files import atomic_write, atomic_write_text
+
 #: The provenance file of an output folder.
 PROVENANCE = "PROVENANCE.json"
 #: Environment variable with the run's notebook, profile and parameters (JSON).
@@ -119,9 +121,7 @@ def _record(folder: Path, paths: list[Path]) -> None:
     made = provenance()
     for path in paths:
         entries[path.name] = {**made, "sha256": source_hash(path)}
-    tmp = folder / f".{PROVENANCE}.tmp"
-    tmp.write_text(json.dumps(entries, indent=1, sort_keys=True) + "\n")
-    os.replace(tmp, book)
+    atomic_write_text(book, json.dumps(entries, indent=1, sort_keys=True) + "\n")
 
 
 def use_style() -> None:
@@ -143,13 +143,16 @@ def save_figure(fig: Any, name: str, folder: str | Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     paths = []
     for suffix in ("png", "svg"):
-        path = folder / f"{name}.{suffix}"
-        tmp = folder / f".{name}.tmp.{suffix}"
         meta = {"Date": None} if suffix == "svg" else {}
         with matplotlib.rc_context({"svg.hashsalt": "chameleon_lab"}):
-            fig.savefig(tmp, dpi=130, bbox_inches="tight", metadata=meta, format=suffix)
-        os.replace(tmp, path)
-        paths.append(path)
+            paths.append(
+                atomic_write(
+                    folder / f"{name}.{suffix}",
+                    lambda tmp, s=suffix, m=meta: fig.savefig(
+                        tmp, dpi=130, bbox_inches="tight", metadata=m, format=s
+                    ),
+                )
+            )
     _record(folder, paths)
     return paths
 
@@ -157,11 +160,7 @@ def save_figure(fig: Any, name: str, folder: str | Path) -> list[Path]:
 def save_table(df: pd.DataFrame, name: str, folder: str | Path) -> Path:
     """Write ``df`` as ``folder/name.csv`` (through a temporary file); returns the path."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"{name}.csv"
-    tmp = folder / f".{name}.tmp.csv"
-    df.to_csv(tmp, index=False)
-    os.replace(tmp, path)
+    path = atomic_write(folder / f"{name}.csv", lambda tmp: df.to_csv(tmp, index=False))
     _record(folder, [path])
     return path
 

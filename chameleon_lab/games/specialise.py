@@ -86,11 +86,12 @@ def _tag(template: Callable, bindings: Mapping[str, Any], siblings: Mapping[str,
          options: Mapping[str, Any]) -> str | None:  # fmt: skip
     """The tag of a copy (see the module doc), or ``None`` when something bound cannot
     be named."""
-    parts = [_stable_name(template), repr(sorted(options.items()))]
-    parts += [f"{n}={_stable_name(v)}" for n, v in sorted(bindings.items())]
-    parts += [f"{n}~{_stable_name(f)}" for n, f in sorted(siblings.items())]
-    if any(p is None or p.endswith("=None") or p.endswith("~None") for p in parts):
+    names = {"": _stable_name(template)}
+    names.update((f"{n}=", _stable_name(v)) for n, v in sorted(bindings.items()))
+    names.update((f"{n}~", _stable_name(f)) for n, f in sorted(siblings.items()))
+    if None in names.values():
         return None
+    parts = [repr(sorted(options.items())), *(k + str(v) for k, v in names.items())]
     return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
 
 

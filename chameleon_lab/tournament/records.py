@@ -41,6 +41,7 @@ from typing import Any
 
 import pandas as pd
 
+from ..files import atomic_write
 from ..games.match import DRAW, MOVE_LIMIT, WINNER
 from .play import RECORD_KIND, record_seats
 from .seatings import SEATS
@@ -466,15 +467,11 @@ class Tables:
     def to_parquet(self, folder: str | Path) -> list[Path]:
         """Write ``games.parquet``, ``seats.parquet``, ``moves.parquet`` into ``folder``."""
         folder = Path(folder)
-        folder.mkdir(parents=True, exist_ok=True)
-        paths = []
-        for name in ("games", "seats", "moves"):
-            path = folder / f"{name}.parquet"
-            tmp = path.with_suffix(".parquet.tmp")
-            getattr(self, name).to_parquet(tmp, index=False)
-            os.replace(tmp, path)
-            paths.append(path)
-        return paths
+        return [
+            atomic_write(folder / f"{name}.parquet", lambda tmp, n=name: getattr(self, n)
+                         .to_parquet(tmp, index=False))
+            for name in ("games", "seats", "moves")
+        ]  # fmt: skip
 
 
 def _session_name(record: dict[str, Any]) -> str:

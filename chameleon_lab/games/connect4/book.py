@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ...files import atomic_write
 from ...version import __version__
 from ..solution import check_solver_tt_bits
 from . import kernel as K
@@ -166,20 +167,19 @@ class OpeningBook:
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the book to ``path`` (``.npz``) atomically."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
         header = dict(self.header, width=self.width, height=self.height, depth=self.depth)
         header["format"] = FORMAT
-        tmp = path.with_name(path.name + ".tmp")
-        with open(tmp, "wb") as fh:
-            np.savez_compressed(
-                fh,
-                keys=self.keys.astype(np.int64),
-                values=self.values.astype(np.int8),
-                header=np.array(json.dumps(header, sort_keys=True)),
-            )
-        os.replace(tmp, path)
-        return path
+
+        def write(tmp: Path) -> None:
+            with open(tmp, "wb") as fh:
+                np.savez_compressed(
+                    fh,
+                    keys=self.keys.astype(np.int64),
+                    values=self.values.astype(np.int8),
+                    header=np.array(json.dumps(header, sort_keys=True)),
+                )
+
+        return atomic_write(path, write)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> OpeningBook:
