@@ -37,8 +37,8 @@ from .games.heuristics import Heuristic
 from .games.registry import Game, get_game
 from .search.api import (
     DEFAULT_NORMALIZE,
+    algorithm_budget,
     check_algorithm,
-    check_budget,
     check_flavour,
     deep_search,
     search,
@@ -47,7 +47,7 @@ from .search.core import MAX_DEPTH, RootResult, check_tt_bits
 from .search.deepening import DeepWorkspace
 from .search.registry import check_options, get_algorithm
 from .search.solve import BOOKS, book_choice
-from .search.suite import OPTION_NAMES, SuiteOptions, SuiteWorkspace
+from .search.suite import OPTION_NAMES
 
 #: The agent fields that are switches of the two-player suite (``tt_bits`` aside).
 SUITE_OPTIONS = tuple(n for n in OPTION_NAMES if n != "tt_bits")
@@ -142,6 +142,11 @@ class Agent:
     quiescence: int | None = None
     #: play from the game's opening book where it holds the position (seed 004's idea)
     book: bool = False
+    #: Monte Carlo tree search's budget (see chameleon_lab.search.mcts)
+    iterations: int | None = None
+    #: the algorithm's other options (MCTS's: backup, c, solver, ...), by name; an
+    #: algorithm with a seed of its own (MCTS) takes the agent's ``seed`` unless given here
+    options: dict[str, Any] | None = None
     _rng: np.random.Generator = field(init=False, repr=False, compare=False)
     _heuristic: Heuristic = field(init=False, repr=False, compare=False)
     _workspace: DeepWorkspace | None = field(init=False, repr=False, compare=False)
@@ -159,16 +164,28 @@ class Agent:
                 f"{', '.join(spec.flavours)}"
             )
         self._resolve_heuristic()
-        budget = check_budget(self.flavour, self.depth, self.time_ms, self.nodes)
+        budget = algorithm_budget(
+            self.algorithm, self.flavour, self.depth, self.time_ms, self.nodes, self.iterations
+        )
         if budget.depth is not None and budget.depth > MAX_DEPTH:
             raise ValueError(f"depth must be at most {MAX_DEPTH} plies, got {budget.depth}")
+        if self.options is not None and not isinstance(self.options, Mapping):
+            raise ValueError(f"options must be a dict of option names, got {self.options!r}")
+        own = dict(self.options or {})
+        clash = sorted(set(own) & set(SUITE_OPTIONS))
+        if clash:
+            raise ValueError(
+                f"{', '.join(clash)}: the suite's switches are fields of the agent, not options"
+            )
         given = {n: getattr(self, n) for n in SUITE_OPTIONS if getattr(self, n) is not None}
-        resolved = check_options(spec, given)  # an option the algorithm takes, or an error
+        resolved = check_options(spec, {**given, **own})  # the algorithm's, or an error
         for name in SUITE_OPTIONS:
             if name in resolved:
                 setattr(self, name, resolved[name])
-        if spec.driver is not None:
-            SuiteOptions(**{n: resolved[n] for n in SUITE_OPTIONS if n in resolved})
+        if own:  # stored resolved, so a record stays exact
+            self.options = {n: resolved[n] for n in resolved if n not in SUITE_OPTIONS}
+        if spec.check is not None:
+            spec.check(**resolved)
         if self.tt_bits is None:  # stored resolved, so a record stays exact
             self.tt_bits = spec.tt_bits
         check_tt_bits(self.tt_bits)
@@ -243,6 +260,8 @@ class Agent:
             parts.append(f"{self.time_ms:g}ms")
         if self.nodes is not None:
             parts.append(f"{self.nodes}n")
+        if self.iterations is not None:
+            parts.append(f"{self.iterations}it")
         return f"{self.algorithm}/{self.heuristic}/{self.flavour}/{'+'.join(parts)}"
 
     def params(self) -> dict[str, Any]:
@@ -259,8 +278,8 @@ class Agent:
             del out["heuristic_code"]
         if not out["book"]:  # records made before the option keep their fingerprints
             del out["book"]
-        for name in SUITE_OPTIONS:  # options of the two-player suite, where it takes them
-            if out[name] is None:
+        for name in (*SUITE_OPTIONS, "iterations", "options"):  # given only where the
+            if out[name] is None:  # algorithm takes them (older records keep their prints)
                 del out[name]
         return out
 
@@ -300,9 +319,11 @@ class Agent:
                 return _book_decision(position, legal, *opening)
         spec = get_algorithm(self.algorithm)
         if self.flavour == "improved" and self._workspace is None:
-            kind = SuiteWorkspace if spec.driver is not None else DeepWorkspace
-            self._workspace = kind(game.ops, self.tt_bits)
+            self._workspace = (spec.workspace or DeepWorkspace)(game.ops, self.tt_bits)
         options = {n: getattr(self, n) for n in SUITE_OPTIONS if getattr(self, n) is not None}
+        if "seed" in spec.options:  # a search's own stream (MCTS): the agent's seed
+            options["seed"] = self.seed
+        options.update(self.options or {})
         result = search(
             position,
             self.algorithm,
@@ -310,6 +331,7 @@ class Agent:
             depth=self.depth,
             time_ms=self.time_ms,
             nodes=self.nodes,
+            iterations=self.iterations,
             heuristic=self._heuristic.function,
             normalize=self.normalize,
             max_sum=self.max_sum,

@@ -19,6 +19,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _positive_real(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (0 < value < float("inf")):
+        raise argparse.ArgumentTypeError(f"expected a number > 0, got {text!r}")
+    return value
+
+
 def _search_depth(text: str) -> int:
     """A search depth: a whole number from 1 to the deepest iteration (64 plies)."""
     from .search.core import MAX_DEPTH
@@ -126,6 +136,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from .bench.games import print_games
 
         print_games(count=args.positions)
+    elif args.what == "mcts":
+        from .bench.mcts import print_mcts
+
+        print_mcts(repeat=args.repeat, scale=args.scale)
     elif args.what == "depths":
         from .bench.chameleon import print_depth_table, print_time_to_depth
 
@@ -507,6 +521,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--positions", type=_positive, default=6, help="fixed positions per game (default 6)"
     )
     games.set_defaults(func=cmd_bench)
+    mcts = bench_sub.add_parser(
+        "mcts",
+        help="MCTS simulations per second from the start positions, beside OpenSpiel's C++ "
+        "MCTSBot where installed (extra 'bench')",
+    )
+    mcts.add_argument("--repeat", type=_positive, default=3, help="runs, the best counts (3)")
+    mcts.add_argument(
+        "--scale", type=_positive_real, default=1.0,
+        help="simulations per search times this (default 1: 100k, 50k, 5k per game)",
+    )  # fmt: skip
+    mcts.set_defaults(func=cmd_bench)
     solve = bench_sub.add_parser(
         "solve",
         help="exact solvers: times, nodes and values per group of positions, beside a "

@@ -215,5 +215,7 @@ def test_the_cli_refuses_unknown_profiles_and_checks(argv, message, capsys):
 def test_the_library_refuses_unknown_names():
     with pytest.raises(ValueError, match="valid profiles: fast, large"):
         D.plan("huge")
-    with pytest.raises(ValueError, match="valid checks: suite, paranoid, brs, maxnis, solver"):
+    with pytest.raises(
+        ValueError, match="valid checks: suite, paranoid, brs, mcts, maxnis, solver"
+    ):
         D.plan("fast", checks=["pvs"])

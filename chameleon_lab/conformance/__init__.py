@@ -31,7 +31,7 @@ class BadInput(ValueError):
 
 #: The keys of an "Other games" line, and those a ``search`` line adds to any position.
 GAME_KEYS = ("game", "params", "moves")
-SEARCH_KEYS = ("algorithm", "depth", "heuristic", "options")
+SEARCH_KEYS = ("algorithm", "depth", "heuristic", "options", "iterations", "seed")
 #: The keys of a ``choose`` query.
 CHOOSE_KEYS = ("state", "algorithm", "eval", "normalize", "depth")
 
@@ -116,36 +116,53 @@ def _check_search_options(algorithm: Any, options: dict[str, Any]) -> None:
 def answer_search(obj: Any) -> dict[str, Any]:
     """The move a search chooses at a fixed depth, its value for the mover, its effort.
 
-    The line holds, besides the position, ``"algorithm"``, ``"depth"``, optionally
-    ``"heuristic"`` (the game's default when absent) and ``"options"`` (the algorithm's
-    own, e.g. the two-player suite's switches ``{"ordering": true, "tt_bits": 16}``).
+    The line holds, besides the position, ``"algorithm"``, ``"depth"`` (``mcts``:
+    ``"iterations"`` and an optional ``"seed"``), optionally ``"heuristic"`` (the game's
+    default when absent) and ``"options"`` (the algorithm's own, e.g. the two-player
+    suite's switches ``{"ordering": true, "tt_bits": 16}`` or MCTS's ``{"solver":
+    true}``). MCTS answers with its ``"iterations"`` and ``"proved"`` too.
     """
     from ..search.api import search
 
     position = _any_position(obj)
     refuse_misspelt_keys(obj, SEARCH_KEYS, "a search line")
-    missing = [k for k in ("algorithm", "depth") if k not in obj]
-    if missing:
-        raise ValueError(f"a search line lacks {', '.join(map(repr, missing))}")
+    if "algorithm" not in obj:
+        raise ValueError("a search line lacks 'algorithm'")
+    budget = "iterations" if obj["algorithm"] == "mcts" else "depth"
+    if budget not in obj:
+        raise ValueError(f"a search line of {obj['algorithm']!r} lacks {budget!r}")
+    foreign = {"depth": ("iterations", "seed"), "iterations": ("depth",)}[budget]
+    given = [k for k in foreign if k in obj]
+    if given:
+        raise ValueError(
+            f"{', '.join(map(repr, given))}: a search line of {obj['algorithm']!r} gives "
+            f"{budget!r} (mcts: 'iterations' and an optional 'seed'; the others 'depth')"
+        )
     options = obj.get("options", {})
     if not isinstance(options, dict):
         raise ValueError(f"options must be a JSON object, got {options!r}")
     _check_search_options(obj["algorithm"], options)
-    depth = obj["depth"]
-    if isinstance(depth, bool) or not isinstance(depth, int):
-        raise ValueError(f"depth must be a whole number >= 1, got {depth!r}")
+    count = obj[budget]
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise ValueError(f"{budget} must be a whole number >= 1, got {count!r}")
+    if "seed" in obj:
+        options = {**options, "seed": obj["seed"]}
     result = search(
-        position, obj["algorithm"], depth=depth, heuristic=obj.get("heuristic"), **options
+        position, obj["algorithm"], heuristic=obj.get("heuristic"), **{budget: count}, **options
     )
     value = result.scores[result.index]
     if getattr(value, "ndim", 0):  # a vector: the mover's entry
         value = value[int(position.to_move)]
-    return {
+    answer = {
         "move": str(position.legal_moves[result.index]),
         "value": float(value),
         "nodes": result.nodes,
         "seconds": result.seconds,
     }
+    if budget == "iterations":
+        answer["iterations"] = result.counters["iterations"]
+        answer["proved"] = result.proved
+    return answer
 
 
 def answer_solve(obj: Any) -> dict[str, Any]:

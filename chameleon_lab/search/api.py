@@ -36,8 +36,9 @@ from .registry import (
 )
 
 ALGORITHMS = algorithm_names()
-#: The multi-player searches (any number of players): the thesis's four and those beyond.
-MULTIPLAYER = algorithm_names(players=4)
+#: The multi-player searches by depth (any number of players): the thesis's four and
+#: those beyond (Monte Carlo tree search, without a depth, is not among them).
+MULTIPLAYER = algorithm_names(players=4, budget="depth")
 #: The thesis's four searches (those its flavour runs).
 THESIS_ALGORITHMS = algorithm_names(flavour="thesis")
 
@@ -66,6 +67,31 @@ def check_budget(
     """
     get_flavour(flavour).check_budget(depth, time_ms, nodes)
     return Budget(depth, time_ms, nodes)
+
+
+def algorithm_budget(
+    algorithm: str,
+    flavour: str,
+    depth: int | None = None,
+    time_ms: float | None = None,
+    nodes: int | None = None,
+    iterations: int | None = None,
+) -> Budget:
+    """The budget of a search by ``algorithm`` in ``flavour``, or ``ValueError`` naming a
+    budget the algorithm does not take (MCTS: no depth; the others: no iterations) or
+    the flavour does not allow."""
+    spec = get_algorithm(algorithm)
+    given = {"depth": depth, "time_ms": time_ms, "nodes": nodes, "iterations": iterations}
+    wrong = [n for n, value in given.items() if value is not None and n not in spec.budgets]
+    if wrong:
+        raise ValueError(
+            f"{algorithm} takes no {' or '.join(wrong)} budget; its budgets: "
+            f"{', '.join(spec.budgets)}"
+        )
+    if iterations is None:
+        return check_budget(check_flavour(flavour), depth, time_ms, nodes)
+    check_flavour(flavour)
+    return Budget(depth, time_ms, nodes, iterations)
 
 
 def deep_search(
@@ -113,6 +139,7 @@ def search(
     deep: bool = False,
     tt_bits: int | None = None,
     workspace: Any = None,
+    iterations: int | None = None,
     **options: Any,
 ) -> RootResult:
     """Choose a move in ``position`` and report what the search did.
@@ -125,12 +152,14 @@ def search(
     a score vector's sum; ``deep`` (thesis flavour, MaxN-IS) turns on the unsound deep
     pruning of the thesis's figure 4.5; ``tt_bits`` sizes the transposition table
     (default: the algorithm's; Paranoid's 2**18 entries, none for the two-player
-    suite); ``workspace`` reuses an improved search's tables. ``options`` are the
-    algorithm's own (the two-player suite's switches, see :mod:`.suite`), refused with
-    the valid names when it takes no such option.
+    suite); ``workspace`` reuses an improved search's tables. ``iterations`` is Monte
+    Carlo tree search's budget (``mcts`` takes iterations, time and nodes, no depth).
+    ``options`` are the algorithm's own (the two-player suite's switches, see
+    :mod:`.suite`; MCTS's, see :mod:`.mcts`), refused with the valid names when it
+    takes no such option.
     """
-    budget = check_budget(check_flavour(flavour), depth, time_ms, nodes)
     spec = get_algorithm(algorithm)
+    budget = algorithm_budget(algorithm, flavour, depth, time_ms, nodes, iterations)
     if tt_bits is None:
         tt_bits = spec.tt_bits
     check_tt_bits(tt_bits)

@@ -130,7 +130,8 @@ TT_BITS = 18
 
 @dataclass(frozen=True)
 class Budget:
-    """When to stop: any combination of depth (plies), time (ms) and nodes.
+    """When to stop: any combination of depth (plies), time (ms) and nodes (and MCTS's
+    iterations).
 
     The search stops at whichever is spent first; at least one must be given.
     """
@@ -138,12 +139,18 @@ class Budget:
     depth: int | None = None
     time_ms: float | None = None
     nodes: int | None = None
+    #: Monte Carlo tree search's iterations (the other searches take none)
+    iterations: int | None = None
 
     def __post_init__(self) -> None:
-        if self.depth is None and self.time_ms is None and self.nodes is None:
-            raise ValueError("a search needs a budget: depth=D (plies), time_ms=T or nodes=N")
+        if all(x is None for x in (self.depth, self.time_ms, self.nodes, self.iterations)):
+            raise ValueError(
+                "a search needs a budget: depth=D (plies), time_ms=T, nodes=N or, for "
+                "mcts, iterations=I"
+            )
         _check_whole("depth", self.depth)
         _check_whole("nodes", self.nodes)
+        _check_whole("iterations", self.iterations)
         if self.time_ms is not None and not (finite_real(self.time_ms) and self.time_ms > 0):
             raise ValueError(f"time_ms must be a finite number > 0, got {self.time_ms!r}")
 
@@ -238,6 +245,10 @@ class RootResult:
     exact: bool = False
     #: further counts of the search (the two-player suite: cut-offs and where, ...)
     counters: dict[str, int] = field(default_factory=dict)
+    #: MCTS: the visits of each root move, in generation order
+    visits: np.ndarray | None = None
+    #: MCTS with its solver: the root's proven value for the side to move (1, 0, -1)
+    proved: int | None = None
 
     @property
     def n_moves(self) -> int:
@@ -269,8 +280,8 @@ def root_moves(n: int) -> int:
 
 def game_line(game: GameOps, state: np.ndarray, line: np.ndarray) -> np.ndarray:
     """The longest start of ``line`` (kernel moves from ``state``) that the game plays
-    in turn: a search that hands the turn out of order (Best-Reply Search) finds lines
-    that are not games after their first reply."""
+    in turn: a search that hands the turn out of order (Best-Reply Search, MCTS with
+    the BRS backup) finds lines that are not games after their first reply."""
     state = state.copy()
     moves = np.zeros((1, game.max_moves), dtype=np.int64)
     undo = np.zeros((1, game.undo_size), dtype=np.int64)
@@ -329,6 +340,13 @@ def no_pass_to(state: np.ndarray, player: int) -> int:
     return -1
 
 
+@njit(cache=True)
+def no_returns(state: np.ndarray, out: np.ndarray) -> None:
+    """The returns of a game that declares none (an explicit tree): zero for all."""
+    for q in range(4):
+        out[q] = 0.0
+
+
 @njit(cache=True, inline="always")  # inlined: the branch it answers folds away
 def no_after_move(state: np.ndarray, move: int, out: np.ndarray) -> bool:
     """The incremental form of a leaf evaluation that has none: never answers, so the
@@ -371,6 +389,7 @@ def bind(
             "evaluate": evaluate_fn,
             "evaluate_after": after_move_of(evaluate_fn) or no_after_move,
             "pass_to": ops.pass_to or no_pass_to,
+            "returns": ops.returns or no_returns,
         },
         siblings=siblings,
         **options,

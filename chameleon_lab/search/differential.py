@@ -18,6 +18,9 @@ depth:
 * ``maxnis``: MaxN-IS (immediate and shallow pruning, sound with normalised scores)
   chooses a move whose MaxN vector gives the root player MaxN's root value, and reports
   that vector;
+* ``mcts``: Monte Carlo tree search with its solver proves the value NegaMax finds
+  searched to the end of the game (win, draw or loss for the side to move), on the
+  solver check's small boards, and plays a move of that value;
 * ``solver``: the exact solvers (the game's own and the generic one) return NegaMax's
   value searched to the end of the game, on boards small enough for NegaMax, and a
   move of that value.
@@ -32,8 +35,8 @@ heuristic score): the positions on which a fixed-width null window broke PVS.
 ``chameleon-lab check --profile large``) and returns a :class:`Report` of the counts
 and every :class:`Mismatch`; the test suite also draws single cases with hypothesis
 through :func:`suite_case`, :func:`paranoid_case`, :func:`brs_case`,
-:func:`maxnis_case` and :func:`solver_case`. A new algorithm joins by a case function
-and an entry in :data:`CHECKS`.
+:func:`maxnis_case`, :func:`mcts_case` and :func:`solver_case`. A new algorithm joins by
+a case function and an entry in :data:`CHECKS`.
 """
 
 from __future__ import annotations
@@ -467,6 +470,40 @@ def solver_case(position: Any, label: str = "") -> Tally:
     return tally
 
 
+# --------------------------------------------------------------------- the MCTS check
+#: Iterations MCTS-Solver may take to prove a position of the solver targets (it stops
+#: once the root is proven; none of them took half of this).
+MCTS_ITERATIONS = 400_000
+
+
+def mcts_case(position: Any, label: str = "", seed: int = 0) -> Tally:
+    """MCTS with its solver against NegaMax searched to the end of the game: it proves
+    the root (within :data:`MCTS_ITERATIONS`), with NegaMax's win, draw or loss for the
+    side to move, and plays a move of that outcome (the solver proves outcomes, not the
+    largest disc difference of Othello)."""
+    game = position.game
+    info = game.info
+    full = search(position, "negamax", depth=min(MAX_DEPTH, info.max_length or MAX_DEPTH),
+                  iterative=False)  # fmt: skip
+    label = label or info.name
+    tally = Tally(positions=1, searches=1)
+    value = _value(full)
+    if not full.exact:
+        tally.disagree("mcts", label, position, None, {"seed": seed}, "exact", 1, 0)
+        return tally
+    result = search(position, "mcts", iterations=MCTS_ITERATIONS, solver=True, seed=seed)
+    expected = float(np.sign(value))
+    setting = {"solver": True, "seed": seed}
+    if result.proved is None:
+        tally.disagree("mcts", label, position, None, setting, "proved", expected, np.nan)
+    elif result.proved != expected:
+        tally.disagree("mcts", label, position, None, setting, "value", expected, result.proved)
+    elif float(np.sign(full.scores[result.index])) != expected:  # a move of that outcome
+        move_value = float(np.sign(full.scores[result.index]))
+        tally.disagree("mcts", label, position, None, setting, "move", expected, move_value)
+    return tally
+
+
 # ---------------------------------------------------------------------------- profiles
 @dataclass(frozen=True)
 class Target:
@@ -558,6 +595,12 @@ CHECKS: dict[str, Check] = {
             "BRS and BRS+ (ordering, table) against their definitions, without pruning",
             {"fast": _multi_targets(4, 2), "large": _multi_targets(150, 3)},
             lambda pos, depth, label: brs_case(pos, depth, label),
+        ),
+        Check(
+            "mcts",
+            "MCTS-Solver's proven value and move against negamax to the end",
+            {"fast": _solver_targets(3), "large": _solver_targets(100)},
+            lambda pos, depth, label: mcts_case(pos, label),
         ),
         Check(
             "maxnis",

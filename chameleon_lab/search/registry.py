@@ -22,6 +22,7 @@ from typing import Any
 
 from . import bestreply as B
 from . import improved as I
+from . import mcts as M
 from . import suite as S
 from . import twoplayer as TP
 from .core import TT_BITS
@@ -51,6 +52,13 @@ class Algorithm:
     #: hands the turn to a player out of order (the game's ``pass_to``) where more than
     #: two players take part (Best-Reply Search)
     passes_turns: bool = False
+    #: the budgets it takes (``Budget``'s fields)
+    budgets: tuple[str, ...] = ("depth", "time_ms", "nodes")
+    #: makes the scratch tables an agent keeps, ``workspace(game_ops, tt_bits)``
+    #: (None: the multi-player iterative deepening's)
+    workspace: Callable | None = None
+    #: checks a full set of its options, ``check(**options)``, raising ValueError
+    check: Callable | None = None
     notes: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -121,6 +129,23 @@ ALGORITHMS: dict[str, Algorithm] = {
             flavours=("improved",),
         ),
         Algorithm(
+            "mcts",
+            "Monte Carlo tree search for n players (UCT, MCTS-Solver, progressive history)",
+            False,
+            True,
+            M.OPTIONS,
+            M.mcts_kernel,
+            None,
+            "Kocsis & Szepesvari 2006; Sturtevant 2008; Winands et al. 2008; "
+            "Nijssen & Winands 2010",
+            flavours=("improved",),
+            driver=M.run_mcts,
+            tt_bits=0,
+            budgets=("iterations", "time_ms", "nodes"),
+            workspace=M.MCTSWorkspace,
+            check=lambda **o: M.MCTSOptions(**o),
+        ),
+        Algorithm(
             "negamax",
             "NegaMax (full width; to the end of the game an exact solver)",
             False,
@@ -133,6 +158,8 @@ ALGORITHMS: dict[str, Algorithm] = {
             driver=S.run_suite,
             tt_bits=0,
             two_player=True,
+            workspace=S.SuiteWorkspace,
+            check=lambda **o: S.SuiteOptions(**o),
         ),
         Algorithm(
             "alphabeta",
@@ -147,6 +174,8 @@ ALGORITHMS: dict[str, Algorithm] = {
             driver=S.run_suite,
             tt_bits=0,
             two_player=True,
+            workspace=S.SuiteWorkspace,
+            check=lambda **o: S.SuiteOptions(**o),
         ),
     )
 }
@@ -165,15 +194,19 @@ def check_options(algorithm: Algorithm, options: Mapping[str, Any]) -> dict[str,
     return {**algorithm.options, **options}
 
 
-def algorithm_names(*, players: int | None = None, flavour: str | None = None) -> tuple[str, ...]:
+def algorithm_names(
+    *, players: int | None = None, flavour: str | None = None, budget: str | None = None
+) -> tuple[str, ...]:
     """The registered algorithms' names, in registry order; with ``players``, only those
     that search games of that many players (the two-player suite needs exactly two);
-    with ``flavour``, only those that run in it (``thesis``: the thesis's four)."""
+    with ``flavour``, only those that run in it (``thesis``: the thesis's four); with
+    ``budget``, only those that take it (``depth``: all but MCTS)."""
     return tuple(
         a.name
         for a in ALGORITHMS.values()
         if (players is None or players == 2 or not a.two_player)
         and (flavour is None or flavour in a.flavours)
+        and (budget is None or budget in a.budgets)
     )
 
 
