@@ -34,6 +34,17 @@ def test_with_two_players_both_return_alphabetas_value(target):
             assert got.scores[got.index] == expected.scores[expected.index], (name, depth, pos)
 
 
+@settings(max_examples=20, deadline=None)
+@given(target=st.sampled_from(TWO_PLAYER), seed=st.integers(0, 2**31), data=st.data())
+def test_with_two_players_both_return_alphabetas_value_anywhere(target, seed, data):
+    depth = data.draw(st.integers(1, target.max_depth), label="depth")
+    (pos,) = D.game_positions(get_game(target.name, **target.params), 1, seed)
+    expected = search(pos, "alphabeta", depth=depth)
+    for name in BRS:
+        got = search(pos, name, depth=depth)
+        assert got.scores[got.index] == expected.scores[expected.index], name
+
+
 def test_conformance_search_lines_take_both():
     line = {"game": "connect4", "moves": ["4", "4", "3"], "depth": 4}
     expected = answer_search({**line, "algorithm": "alphabeta"})

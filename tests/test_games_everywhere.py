@@ -246,3 +246,25 @@ def test_the_agent_ponders_on_your_time_and_answers_as_it_would_have():
     widget.ponderer.stop()
     with pytest.raises(ValueError, match="pondering needs an agent without random moves"):
         Ponderer(Agent("alphabeta", game="connect4", depth=2, random_move_probability=0.1))
+
+
+def test_the_searches_beyond_the_thesis_play_sessions_in_workers_alike():
+    # Best-Reply Search, BRS+ and MCTS (its own options) seated like any agent, under a
+    # node budget, which makes every search reproducible: one process or a pool of two
+    agents = {
+        "brs": {"algorithm": "brs"},
+        "brs+": {"algorithm": "brsplus"},
+        "mcts": {"algorithm": "mcts", "options": {"backup": "paranoid", "playout_depth": 6}},
+    }
+    session = Session(
+        "beyond", agents, budget={"nodes": 1000}, design="every", players=3, move_limit=30
+    )
+    serial = run_session(session, workers=1, progress=False).records
+    pooled = run_session(session, workers=2, progress=False).records
+    assert len(serial) == len(session.tasks()) == 24  # 3 agents x 3 of 4 colours, every order
+
+    def games(records):
+        return sorted(json.dumps(without_times(r), sort_keys=True) for r in records)
+
+    assert games(serial) == games(pooled)
+    assert {r["agents"]["mcts"]["options"]["backup"] for r in serial} == {"paranoid"}

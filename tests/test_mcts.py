@@ -17,6 +17,7 @@ from chameleon_lab.games import get_game
 from chameleon_lab.search import differential as D
 from chameleon_lab.search.api import search
 from chameleon_lab.search.mcts import MCTSOptions
+from chameleon_lab.search.solve import solve
 
 SOLVER_TARGETS = D.CHECKS["mcts"].targets["fast"]
 
@@ -38,6 +39,34 @@ def test_the_solver_proves_tictactoe_a_draw_and_every_forced_win():
     pos = get_game("tictactoe").from_moves(["a1", "b1", "b2", "a2"])
     result = search(pos, "mcts", iterations=50_000, solver=True)
     assert result.proved == 1 and str(pos.legal_moves[result.index]) == "c3"
+
+
+def test_the_solver_proves_a_short_forced_win_on_the_full_board():
+    # Connect Four 7 x 6: X (to move) has a1, d1 and e1 and wins by f1 (c1 and g1 then
+    # both complete four); the exact solver agrees
+    pos = get_game("connect4").position_class.from_json(
+        {"game": "connect4", "params": {"width": 7, "height": 6},
+         "board": [".......", ".......", ".......", ".......", "...OO..", "XO.XX.."]}
+    )  # fmt: skip
+    assert solve(pos).value > 0
+    result = search(pos, "mcts", iterations=200_000, solver=True)
+    assert result.proved == 1
+    assert solve(pos.play(pos.legal_moves[result.index])).value < 0  # the opponent loses
+
+
+def test_enough_iterations_keep_the_value_in_tictactoe():
+    # without the solver: the move MCTS plays keeps the position's exact value in at
+    # least 95 % of random positions of every phase (the exact solver judges)
+    game = get_game("tictactoe")
+    positions = D.game_positions(game, 100, seed=17)
+    kept = 0
+    for pos in positions:
+        value = solve(pos).value
+        child = pos.play(pos.legal_moves[search(pos, "mcts", iterations=20_000).index])
+        # the mover's result: the finished game's returns, else minus the opponent's value
+        after = child.returns[int(pos.to_move)] if child.is_over else -solve(child).value
+        kept += after == value
+    assert kept >= 95, kept
 
 
 @pytest.mark.parametrize(

@@ -26,6 +26,7 @@ the same seed (:func:`without_times` removes it for comparisons).
 
 from __future__ import annotations
 
+import dataclasses
 import platform
 import time
 from collections.abc import Sequence
@@ -37,6 +38,8 @@ from ..agents import DEFAULT_GAME, Agent
 from ..games.chameleon import Position
 from ..games.match import Match
 from ..games.registry import Game, get_game
+from ..search.core import Budget
+from ..search.registry import get_algorithm
 from .seatings import SEATS, Seating
 from .session import GameTask
 
@@ -119,6 +122,10 @@ def task_game(task: GameTask) -> Game:
 _WARM: set[str] = set()
 
 
+#: The names of a search's budgets (an agent's budget fields).
+BUDGETS = tuple(f.name for f in dataclasses.fields(Budget))
+
+
 def warm_up(params: dict[str, Any], start: Any) -> None:
     """Compile the search an agent of ``params`` uses in the game of ``start``, once per
     process and game.
@@ -127,8 +134,9 @@ def warm_up(params: dict[str, Any], start: Any) -> None:
     this, that second would count as the first move's thinking time. A process pool
     forked after warming up inherits the compiled code.
     """
-    trial = {k: v for k, v in params.items() if k not in ("depth", "time_ms", "nodes")}
-    trial.update(depth=1, random_move_probability=0.0)
+    budgets = get_algorithm(params.get("algorithm", Agent.algorithm)).budgets
+    trial = {k: v for k, v in params.items() if k not in BUDGETS}
+    trial.update({budgets[0]: 1}, random_move_probability=0.0)  # depth 1, or 1 iteration
     key = repr((sorted(trial.items()), repr(start.game)))
     if key not in _WARM:
         Agent.from_params(trial).choose(start)
