@@ -59,20 +59,11 @@ from .core import MAX_PLIES, evaluate, generate, key, make, pass_to, player_of, 
 from .improved import (
     _BIG,
     C_ABORTED,
-    C_STAMP,
-    EXACT,
-    LOWER,
     PV_LEN,
     ROOT_ROW,
     S_EXPANDED,
     S_ORDER_EVALS,
-    S_TT_HITS,
-    T_BEST,
-    T_DEPTH_FLAG,
-    T_KEY,
-    T_STAMP,
     TT_MIN_DEPTH,
-    UPPER,
     _child,
     _leaf,
     _paranoid_value,
@@ -80,6 +71,8 @@ from .improved import (
     _select,
     _unpack,
     out_of_budget,
+    tt_probe,
+    tt_store,
 )
 
 #: A node's ``stage``: where a layer starts (the root player's nodes and an opponents'
@@ -186,20 +179,10 @@ def brs_node(
     h = 0
     if stage == LAYER_START and ply > 0 and depth >= TT_MIN_DEPTH and tt_int.shape[0] > 0:
         h = key(state)
-        slot = h & (tt_int.shape[0] - 1)
-        if tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ictl[C_STAMP]:
-            stored = tt_int[slot, T_BEST]
-            if stored < n:
-                first = stored
-                known = True
-            info = tt_int[slot, T_DEPTH_FLAG]
-            if info >> 2 == depth:
-                flag = info & 3
-                v = tt_val[slot]
-                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                    ictl[S_TT_HITS] += 1
-                    ictl[PV_LEN + ply] = ply
-                    return v
+        slot, first, known, hit, v = tt_probe(tt_int, tt_val, ictl, h, n, depth, alpha, beta)
+        if hit:
+            ictl[PV_LEN + ply] = ply
+            return v
     ictl[S_EXPANDED] += 1
     alpha0 = alpha
     beta0 = beta
@@ -287,12 +270,7 @@ def brs_node(
             if alpha >= beta:
                 break
     if slot >= 0:
-        flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
-        tt_int[slot, T_KEY] = h
-        tt_int[slot, T_STAMP] = ictl[C_STAMP]
-        tt_int[slot, T_DEPTH_FLAG] = depth * 4 + flag
-        tt_int[slot, T_BEST] = best_i
-        tt_val[slot] = best
+        tt_store(tt_int, tt_val, ictl, slot, h, depth, best, best_i, alpha0, beta0)
     return best
 
 

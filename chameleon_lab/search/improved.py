@@ -184,6 +184,43 @@ def _select(keys: np.ndarray, perm: np.ndarray, ply: int, k: int, n: int) -> Non
         perm[ply, best] = u
 
 
+@njit(cache=True, inline="always")
+def tt_probe(tt_int, tt_val, ictl, h, n, depth, alpha, beta):  # numba types the tables
+    """Look position ``h`` up in the transposition table (Paranoid's, Best-Reply
+    Search's): returns its slot, the stored best move where it is one of the ``n``
+    moves (else 0) and whether there is one, and whether the stored value answers the
+    window ``(alpha, beta)`` at this remaining ``depth``, with that value (a hit is
+    counted)."""
+    slot = h & (tt_int.shape[0] - 1)
+    first = 0
+    known = False
+    if tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ictl[C_STAMP]:
+        stored = tt_int[slot, T_BEST]
+        if stored < n:
+            first = stored
+            known = True
+        info = tt_int[slot, T_DEPTH_FLAG]
+        if info >> 2 == depth:
+            flag = info & 3
+            v = tt_val[slot]
+            if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
+                ictl[S_TT_HITS] += 1
+                return slot, first, known, True, v
+    return slot, first, known, False, 0.0
+
+
+@njit(cache=True, inline="always")
+def tt_store(tt_int, tt_val, ictl, slot, h, depth, best, best_i, alpha0, beta0) -> None:
+    """Store a node's fail-soft value ``best`` searched in ``(alpha0, beta0)`` with its
+    best move: exact inside the window, else an upper or lower bound."""
+    flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
+    tt_int[slot, T_KEY] = h
+    tt_int[slot, T_STAMP] = ictl[C_STAMP]
+    tt_int[slot, T_DEPTH_FLAG] = depth * 4 + flag
+    tt_int[slot, T_BEST] = best_i
+    tt_val[slot] = best
+
+
 def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     """The record of a search's per-ply tables (``moves``, ``undo``, ``vals``,
     ``leaf``, ``ictl``, ``pv``; see the module doc; the ordering ``keys`` with their
@@ -519,20 +556,10 @@ def paranoid_node(
     h = 0
     if ply > 0 and depth >= TT_MIN_DEPTH and tt_int.shape[0] > 0:
         h = key(state)
-        slot = h & (tt_int.shape[0] - 1)
-        if tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ictl[C_STAMP]:
-            stored = tt_int[slot, T_BEST]
-            if stored < n:
-                first = stored
-                known = True
-            info = tt_int[slot, T_DEPTH_FLAG]
-            if info >> 2 == depth:
-                flag = info & 3
-                v = tt_val[slot]
-                if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
-                    ictl[S_TT_HITS] += 1
-                    ictl[PV_LEN + ply] = ply
-                    return v
+        slot, first, known, hit, v = tt_probe(tt_int, tt_val, ictl, h, n, depth, alpha, beta)
+        if hit:
+            ictl[PV_LEN + ply] = ply
+            return v
     ictl[S_EXPANDED] += 1
     alpha0 = alpha
     beta0 = beta
@@ -608,12 +635,7 @@ def paranoid_node(
                 if alpha >= beta:
                     break
     if slot >= 0:
-        flag = UPPER if best <= alpha0 else (LOWER if best >= beta0 else EXACT)
-        tt_int[slot, T_KEY] = h
-        tt_int[slot, T_STAMP] = ictl[C_STAMP]
-        tt_int[slot, T_DEPTH_FLAG] = depth * 4 + flag
-        tt_int[slot, T_BEST] = best_i
-        tt_val[slot] = best
+        tt_store(tt_int, tt_val, ictl, slot, h, depth, best, best_i, alpha0, beta0)
     return best
 
 
