@@ -123,16 +123,18 @@ def answer_search(obj: Any) -> dict[str, Any]:
     true}``). MCTS answers with its ``"iterations"`` and ``"proved"`` too.
     """
     from ..search.api import search
+    from ..search.registry import get_algorithm
 
     position = _any_position(obj)
     refuse_misspelt_keys(obj, SEARCH_KEYS, "a search line")
     if "algorithm" not in obj:
         raise ValueError("a search line lacks 'algorithm'")
-    budget = "iterations" if obj["algorithm"] == "mcts" else "depth"
+    spec = get_algorithm(obj["algorithm"])  # an unknown one is refused, naming the valid
+    budget = "depth" if "depth" in spec.budgets else "iterations"  # the line's one budget
     if budget not in obj:
         raise ValueError(f"a search line of {obj['algorithm']!r} lacks {budget!r}")
-    foreign = {"depth": ("iterations", "seed"), "iterations": ("depth",)}[budget]
-    given = [k for k in foreign if k in obj]
+    foreign = {"depth", "iterations"} - {budget} | ({"seed"} - set(spec.options))
+    given = sorted(k for k in foreign if k in obj)
     if given:
         raise ValueError(
             f"{', '.join(map(repr, given))}: a search line of {obj['algorithm']!r} gives "

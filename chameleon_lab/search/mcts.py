@@ -56,7 +56,6 @@ once full, iterations go on without adding nodes.
 from __future__ import annotations
 
 import math
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -72,6 +71,7 @@ from .core import (
     RootResult,
     bind,
     check_root,
+    compile_for,
     evaluate,
     finite_real,
     game_line,
@@ -82,6 +82,7 @@ from .core import (
     player_of,
     resolve_game,
     returns,
+    shared_workspace,
     state_of,
     unmake,
 )
@@ -133,7 +134,7 @@ class MCTSWorkspace:
             return
         n = int(capacity)
         self.capacity = n
-        ints = ("move", "parent", "first", "count", "owner", "gen", "proof")
+        ints = ("move", "first", "count", "owner", "gen", "proof")
         self.arrays = {name: np.zeros(n, dtype=np.int64) for name in ints}
         self.arrays["visits"] = np.zeros(n)
         self.arrays["value"] = np.zeros((n, MAX_PLAYERS))
@@ -186,7 +187,6 @@ def mcts_kernel(
     playout_depth,
     seed,
     move,
-    parent,
     first,
     count,
     owner,
@@ -216,7 +216,6 @@ def mcts_kernel(
         stats[i] = 0
     stats[ST_PROVED] = UNKNOWN
     move[0] = -1
-    parent[0] = -1
     first[0] = -1
     count[0] = 0
     owner[0] = -1
@@ -299,7 +298,6 @@ def mcts_kernel(
                 if k == used:
                     break  # no moves: scored as a leaf
                 for i in range(used, k):
-                    parent[i] = node
                     first[i] = -1
                     count[i] = 0
                     visits[i] = 0.0
@@ -537,7 +535,7 @@ def run_mcts(
         need = (budget.iterations + 1) * ops.max_moves * (3 if opts.backup == "brs" else 1)
     need = min(MAX_NODES, need)
     if workspace is None:
-        workspace = _workspace(ops)
+        workspace = shared_workspace(MCTSWorkspace, ops, 0)
     workspace.ensure(need)
     a = workspace.arrays
     root_player = int(ops.player_of(state))
@@ -546,33 +544,16 @@ def run_mcts(
         float(opts.progressive_history), BACKUPS.index(opts.backup), bool(opts.solver),
         opts.playout == "heuristic", float(opts.epsilon), int(opts.playout_depth),
         int(opts.seed),
-        *(a[k] for k in ("move", "parent", "first", "count", "owner", "gen", "visits",
+        *(a[k] for k in ("move", "first", "count", "owner", "gen", "visits",
                          "value", "proof", "history", "moves", "undo", "leaf", "path",
                          "made", "stats")),
     )  # fmt: skip
-    if kernel not in _COMPILED:  # compile off the search's clock (budget 1 iteration)
-        kernel(*args[:3], 1, *args[4:])
-        _COMPILED.add(kernel)
+    compile_for(kernel, *args)  # off the search's clock
     start = time.perf_counter_ns()
     deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
     kernel(*args[:3], budget.iterations or 0, deadline, budget.nodes or 0, *args[6:])
     seconds = (time.perf_counter_ns() - start) / 1e9
     return _report(a, n, root_player, seconds, opts.solver, ops, state)
-
-
-_COMPILED: set[Any] = set()
-_LOCAL = threading.local()
-
-
-def _workspace(ops: GameOps) -> MCTSWorkspace:
-    """This thread's workspace for ``ops`` (kept for the next search)."""
-    kept = getattr(_LOCAL, "workspaces", None)
-    if kept is None:
-        kept = _LOCAL.workspaces = {}
-    ws = kept.get(id(ops))
-    if ws is None or ws.game is not ops:
-        ws = kept[id(ops)] = MCTSWorkspace(ops)
-    return ws
 
 
 def _report(a: dict[str, np.ndarray], n: int, root_player: int, seconds: float,
