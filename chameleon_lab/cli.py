@@ -674,8 +674,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="differential checks: each pruned search against its unpruned twin",
         description="Every pruned or enhanced search against its unpruned twin on seeded "
         "random positions of every phase (alphabeta's switch combinations against negamax, "
-        "improved Paranoid against Paranoid minimax, MaxN-IS against MaxN, the exact "
-        "solvers against negamax to the end). Exit status 1 when a search disagrees.",
+        "improved Paranoid against Paranoid minimax, MaxN-IS and speculative MaxN against "
+        "MaxN, the exact solvers against negamax to the end). Exit status 1 when a search "
+        "disagrees.",
     )
     chk.add_argument(
         "--profile",

@@ -8,8 +8,8 @@ play, so nodes, times and depths compare fairly:
 
 * :func:`nodes_per_depth`: nodes, seconds and the effective branching factor
   N(d) / N(d - 1) per algorithm, normalisation setting, phase and depth;
-* :func:`pruning`: how many nodes MaxN-IS and Hypermax (and Paranoid) save against
-  MaxN at the same depth, with and without normalisation;
+* :func:`pruning`: how many nodes MaxN-IS, speculative MaxN and Hypermax (and
+  Paranoid) save against MaxN at the same depth, with and without normalisation;
 * :func:`depth_at_budget`: the depth completed within a time budget.
 """
 
@@ -23,6 +23,7 @@ import pandas as pd
 from ..agents import Agent
 from ..games.chameleon import Position
 from ..search.api import MULTIPLAYER, search
+from ..search.registry import get_algorithm
 
 #: Game phases by the pawns on the board (four-player games), as notebook 05 uses them.
 PHASES = {"opening (13-16)": (13, 16), "middle (9-12)": (9, 12), "late (5-8)": (5, 8)}
@@ -72,7 +73,7 @@ def nodes_per_depth(
             options: dict[str, Any] = {"heuristic": heuristic}
             if norm is not None:
                 options["normalize"] = norm
-            if algorithm == "maxnis" and norm is False:
+            if "max_sum" in get_algorithm(algorithm).options and norm is False:
                 continue  # needs a bound on the scores' sum, which only normalising gives
             search(positions[next(iter(positions))][0], algorithm, depth=1, **options)
             for phase, i, pos in _phases(positions):

@@ -35,6 +35,7 @@ FIXED: dict[str, tuple[int, str]] = {
     "maxn": (0, "o"),
     "maxnis": (2, "s"),
     "maxn-is": (2, "s"),
+    "maxnsp": (1, "<"),
     "paranoid": (3, "^"),
     "paranorm": (3, "v"),
     "hypermax": (4, "D"),

@@ -104,17 +104,19 @@ def deep_search(
 ) -> DeepSearch:
     """The improved-flavour search object (see :mod:`.deepening`).
 
-    MaxN-IS prunes soundly only when every score vector is non-negative and sums to at
-    most ``max_sum``; without normalisation the heuristic's own bound must be given.
+    MaxN-IS and speculative MaxN prune soundly only when every score vector is
+    non-negative and sums to at most ``max_sum``; without normalisation the heuristic's
+    own bound must be given.
     """
     algorithm = check_algorithm(algorithm)
     if normalize is None:
         normalize = DEFAULT_NORMALIZE[algorithm]
     if max_sum is None:
-        if algorithm == "maxnis" and not normalize:
+        spec = get_algorithm(algorithm)
+        if "max_sum" in spec.options and not normalize:
             raise ValueError(
-                "MaxN-IS without normalisation needs max_sum: an upper bound of the sum of "
-                "the heuristic's (non-negative) scores; or use normalize=True"
+                f"{spec.title} without normalisation needs max_sum: an upper bound of the "
+                "sum of the heuristic's (non-negative) scores; or use normalize=True"
             )
         max_sum = 1.0
     if not (finite_real(max_sum) and max_sum > 0):

@@ -18,6 +18,8 @@ depth:
 * ``maxnis``: MaxN-IS (immediate and shallow pruning, sound with normalised scores)
   chooses a move whose MaxN vector gives the root player MaxN's root value, and reports
   that vector;
+* ``maxnsp``: speculative MaxN (Sturtevant 2003) against MaxN: the same move, vector and
+  principal variation;
 * ``mcts``: Monte Carlo tree search with its solver proves the value NegaMax finds
   searched to the end of the game (win, draw or loss for the side to move), on the
   solver check's small boards, and plays a move of that value;
@@ -438,6 +440,28 @@ def maxnis_case(position: Any, depth: int, label: str = "") -> Tally:
     return tally
 
 
+# --------------------------------------------------------- the speculative MaxN check
+def maxnsp_case(position: Any, depth: int, label: str = "") -> Tally:
+    """Speculative MaxN against MaxN, both normalised, at ``depth``: the same move, the
+    same vector for it and the same principal variation (MaxN's value is unique once
+    its tie rule is fixed, and speculative pruning keeps the rule)."""
+    full = search(position, "maxn", depth=depth, normalize=True)
+    fast = search(position, "maxnsp", depth=depth, normalize=True)
+    label = label or position.game.info.name
+    tally = Tally(positions=1, searches=1)
+    for what, expected, found in (
+        ("move", full.index, fast.index),
+        ("value", full.scores[full.index].tolist(), fast.scores[fast.index].tolist()),
+        ("line", list(full.pv), list(fast.pv)),
+    ):
+        if expected != found:
+            tally.disagree(
+                "maxnsp", label, position, depth, {"normalize": True}, what, expected, found
+            )
+            break
+    return tally
+
+
 # ------------------------------------------------------------------- the solver check
 def solver_case(position: Any, label: str = "") -> Tally:
     """The exact solvers (the game's own where it has one, and the generic one) against
@@ -607,6 +631,12 @@ CHECKS: dict[str, Check] = {
             "MaxN-IS against MaxN, normalised",
             {"fast": _multi_targets(8, 3), "large": _multi_targets(400, 4)},
             lambda pos, depth, label: maxnis_case(pos, depth, label),
+        ),
+        Check(
+            "maxnsp",
+            "speculative MaxN against MaxN, normalised: move, vector and line",
+            {"fast": _multi_targets(8, 3), "large": _multi_targets(400, 4)},
+            lambda pos, depth, label: maxnsp_case(pos, depth, label),
         ),
         Check(
             "solver",

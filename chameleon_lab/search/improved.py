@@ -224,8 +224,9 @@ def tt_store(tt_int, tt_val, ictl, slot, h, depth, best, best_i, alpha0, beta0) 
 def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     """The record of a search's per-ply tables (``moves``, ``undo``, ``vals``,
     ``leaf``, ``ictl``, ``pv``; see the module doc; the ordering ``keys`` with their
-    permutation ``perm``, and Best-Reply Search's moves of a layer with the player
-    making each, ``reply`` and ``owner``, see :mod:`.bestreply`) for a game's sizes.
+    permutation ``perm``; Best-Reply Search's moves of a layer with the player
+    making each, ``reply`` and ``owner``, see :mod:`.bestreply`; speculative MaxN's
+    ``chain`` of players and bounds, see :mod:`.speculative`) for a game's sizes.
 
     The node functions take the tables as one record, not six arrays: numba passes an
     array to a function as seven to nine machine words (pointers, shape and strides)
@@ -248,6 +249,7 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
             ("perm", np.int64, (p, width)),
             ("reply", np.int64, (p, width)),
             ("owner", np.int64, (p, width)),
+            ("chain", np.int64, (p, 3)),
         ],
         align=True,
     )

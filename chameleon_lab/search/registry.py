@@ -23,6 +23,7 @@ from typing import Any
 from . import bestreply as B
 from . import improved as I
 from . import mcts as M
+from . import speculative as SP
 from . import suite as S
 from . import twoplayer as TP
 from .core import TT_BITS
@@ -104,6 +105,17 @@ ALGORITHMS: dict[str, Algorithm] = {
             I.hypermax_node,
             I.hypermax_root_args,
             "Fridenfalk 2014",
+        ),
+        Algorithm(
+            "maxnsp",
+            "MaxN with speculative pruning",
+            True,
+            False,
+            {"max_sum": None},
+            SP.maxnsp_node,
+            SP.maxnsp_root_args,
+            "Sturtevant 2003",
+            flavours=("improved",),
         ),
         Algorithm(
             "brs",
