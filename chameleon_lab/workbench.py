@@ -41,6 +41,7 @@ NOTEBOOKS = (
     "06_two_player_search",
     "07_connect_four_reversi",
     "08_search_efficiency",
+    "09_beyond_the_thesis",
 )
 SOURCES = ("legacy", "thesis", "improved")
 #: The searches notebooks 05 and 08 may compare on four-player Chameleon Chess.
@@ -90,6 +91,13 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "per_phase": 2,
             "depths": [1, 2, 3, 4],
             "budgets_ms": [10, 100, 1000],
+        },
+        "09_beyond_the_thesis": {
+            "players": [3, 4],
+            "budgets_ms": [10, 30],
+            "games": 12,
+            "two_player_budgets_ms": [10],
+            "two_player_repetitions": 2,
         },
     },
     "full": {
@@ -142,6 +150,13 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "per_phase": 8,
             "depths": [1, 2, 3, 4, 5],
             "budgets_ms": [10, 100, 1000],
+        },
+        "09_beyond_the_thesis": {
+            "players": [3, 4],
+            "budgets_ms": [10, 100, 1000],
+            "games": 90,
+            "two_player_budgets_ms": [10, 100],
+            "two_player_repetitions": 8,
         },
     },
 }

@@ -57,6 +57,16 @@ TINY = {
         "budgets_ms": [10],
     },
     "05_time_budgets": {"algorithms": ["maxn", "paranoid"], "budgets_ms": [2, 4]},
+    "09_beyond_the_thesis": {
+        "agents": ["paranoid", "brs", "mcts-ph"],
+        "players": [3],
+        "budgets_ms": [2, 4],
+        "games": 3,
+        "two_player_games": ["tictactoe"],
+        "two_player_budgets_ms": [2],
+        "two_player_repetitions": 1,
+        "workers": 1,  # in the kernel: two workers would each load the compiled searches
+    },
     "06_two_player_search": {
         "game_params": {"width": 5, "height": 5, "k": 4},
         "depths": [1, 2],
@@ -102,6 +112,10 @@ PROMISED = {
     "05_time_budgets": (
         ["budget_win_rate_improved", "budget_depths_improved", "budget_depths_by_phase_improved"],
         ["budget_win_rates_improved", "budget_depths_improved"],
+    ),
+    "09_beyond_the_thesis": (
+        ["beyond_ratings", "beyond_effort_by_phase"],
+        ["beyond_ratings", "beyond_verdicts", "beyond_effort_by_phase", "beyond_two_player"],
     ),
     "06_two_player_search": (
         ["twoplayer_ladder_gomoku", "twoplayer_depth_in_time_gomoku", "twoplayer_dice_tree"],

@@ -1,9 +1,10 @@
 """MaxN with speculative pruning (:mod:`chameleon_lab.search.speculative`) against what
-theory says it returns: MaxN's move, vector and line wherever the scores are
-non-negative and sum to at most ``max_sum`` (Sturtevant 2003), on explicit trees drawn
-by hypothesis (MaxN written out in Python is the judge) and on Chameleon Chess positions
-of every phase with two to four players (the unpruned MaxN search is the judge); and
-that it does prune where MaxN-IS cannot."""
+theory says it returns: MaxN's vector wherever the scores are non-negative and sum to
+at most ``max_sum`` (Sturtevant 2003), and MaxN's move where no other root move ties
+it, on explicit trees drawn by hypothesis (MaxN written out in Python is the judge:
+there move, vector and line are MaxN's exactly) and on positions of every game and
+phase, Chameleon Chess with two to four players (the unpruned MaxN search is the
+judge); and that it does prune where MaxN-IS cannot."""
 
 from __future__ import annotations
 
@@ -14,9 +15,12 @@ from hypothesis import strategies as st
 from positions import random_positions
 
 from chameleon_lab.analysis.efficiency import phase_positions
+from chameleon_lab.games import get_game
 from chameleon_lab.games.trees import TREE_OPS, ExplicitTree, tree_values
+from chameleon_lab.search import differential as D
 from chameleon_lab.search.api import search
 
+TWO_PLAYER = D.CHECKS["suite"].targets["fast"]  # every two-player game at its usual size
 TOTAL = 6  # the leaves' scores: small integers summing to this, so ties abound
 TREE = {"game": TREE_OPS, "heuristic": tree_values, "normalize": False, "depth": 10}
 
@@ -121,15 +125,34 @@ def test_a_child_accepted_on_a_pruned_value_is_searched_again():
     assert tuple(fast.scores[1]) == (5, 4, 1, 0)
 
 
+def assert_maxn(pos, depth: int) -> None:
+    """Speculative MaxN's move is one MaxN values as its own, with MaxN's vector for it,
+    and MaxN's line where it is MaxN's move: iterative deepening orders the root by the
+    last iteration's values, which are bounds for pruned moves, so among moves of equal
+    value the two may search (and choose) another first."""
+    full = search(pos, "maxn", depth=depth, normalize=True)
+    fast = search(pos, "maxnsp", depth=depth, normalize=True)
+    root = int(pos.to_move)
+    np.testing.assert_array_equal(fast.scores[fast.index], full.scores[fast.index])
+    assert full.scores[fast.index, root] == full.scores[full.index, root], (depth, pos)
+    if fast.index == full.index:
+        assert list(fast.pv) == list(full.pv)
+
+
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
 def test_speculative_maxn_is_maxn_on_chameleon_positions(depth):
     count = {1: 40, 2: 40, 3: 30, 4: 12}[depth]
     for pos in random_positions(count, seed=900 + depth, max_moves=100):
-        full = search(pos, "maxn", depth=depth, normalize=True)
-        fast = search(pos, "maxnsp", depth=depth, normalize=True)
-        assert fast.index == full.index, pos
-        np.testing.assert_array_equal(fast.scores[fast.index], full.scores[full.index])
-        assert list(fast.pv) == list(full.pv)
+        assert_maxn(pos, depth)
+
+
+@pytest.mark.parametrize("target", TWO_PLAYER, ids=[t.label for t in TWO_PLAYER])
+def test_speculative_maxn_is_maxn_on_every_game(target):
+    # with two players the ancestors' distinct players are the parent's alone: shallow
+    # pruning, as MaxN-IS
+    game = get_game(target.name, **target.params)
+    for i, pos in enumerate(D.game_positions(game, 8, seed=23)):
+        assert_maxn(pos, 1 + i % (target.max_depth + 1))
 
 
 def test_with_four_players_it_prunes_where_maxnis_cannot():

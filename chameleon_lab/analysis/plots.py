@@ -276,3 +276,62 @@ def plot_opening_values(openings: pd.DataFrame, width: int, height: int) -> Any:
     ax.set_title(f"Connect Four {width} x {height}: solved value of each first move")
     fig.tight_layout()
     return fig
+
+
+def plot_ratings_vs_budget(rated: pd.DataFrame) -> Any:
+    """Bradley-Terry rating per agent against the time budget, one panel per player
+    count, with 95 % bands (:func:`.beyond.ladder_ratings` rows)."""
+    import matplotlib.pyplot as plt
+
+    counts = sorted(rated["players"].unique())
+    fig, axes = plt.subplots(1, len(counts), figsize=(5.2 * len(counts), 4.2), sharey=True)
+    axes = [axes] if len(counts) == 1 else list(axes)
+    for ax, players in zip(axes, counts, strict=True):
+        part = rated[rated["players"] == players]
+        # the strongest at the largest budget first in the legend
+        last = part[part["budget_ms"] == part["budget_ms"].max()]
+        order = list(last.sort_values("elo", ascending=False)["agent"])
+        for agent in order:
+            group = part[part["agent"] == agent].sort_values("budget_ms")
+            look = style_of(agent)
+            ax.plot(group["budget_ms"], group["elo"], label=agent, **look)
+            ax.fill_between(group["budget_ms"], group["ci_low"], group["ci_high"],
+                            color=look["color"], alpha=0.08)  # fmt: skip
+        ax.axhline(0, color="0.5", linewidth=0.8)
+        _budget_axis(ax, part["budget_ms"])
+        ax.set_xlabel("time budget per move (ms, log scale)")
+        ax.set_title(f"Chameleon Chess, {players} players", fontsize=10)
+    axes[0].set_ylabel("Bradley-Terry rating (Elo scale, mean 0)")
+    axes[-1].legend(fontsize=7, title="agent", title_fontsize=8, loc="upper left",
+                    bbox_to_anchor=(1.01, 1.0))  # fmt: skip
+    fig.suptitle("Ratings against time budget (bands: 95 % intervals)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_effort_by_phase(moves: pd.DataFrame) -> Any:
+    """Nodes (expanded + evaluated) per move by game phase and agent (boxes, log scale),
+    and MCTS's iterations per move where the records hold them."""
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    df = moves[~moves["random"].astype(bool)].copy()
+    df["phase"] = phase(df["pawns"])
+    df["nodes"] = df["expanded"] + df["evaluated"]
+    order = list(reversed(df["phase"].cat.categories))  # opening first
+    mcts = df[df["iterations"].notna()] if "iterations" in df else df.iloc[:0]
+    panels = [("nodes", df, "nodes per move (log scale)")]
+    if not mcts.empty:
+        panels.append(("iterations", mcts, "MCTS iterations per move (log scale)"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(6.5 * len(panels), 4.2))
+    axes = [axes] if len(panels) == 1 else list(axes)
+    for ax, (column, data, label) in zip(axes, panels, strict=True):
+        agents = sorted(data["agent"].unique())
+        sns.boxplot(data=data, x="phase", y=column, order=order, hue="agent", hue_order=agents,
+                    palette=palette(agents), fliersize=1, log_scale=True, ax=ax)  # fmt: skip
+        ax.set_xlabel("game phase (pawns on the board)")
+        ax.set_ylabel(label)
+        ax.legend(fontsize=6, title="agent", title_fontsize=7, ncols=2)
+    fig.suptitle("Search effort per move by game phase (all budgets)")
+    fig.tight_layout()
+    return fig

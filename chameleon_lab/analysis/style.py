@@ -42,6 +42,11 @@ FIXED: dict[str, tuple[int, str]] = {
     "hypernorm": (4, "P"),
     "brs": (6, "X"),
     "brsplus": (8, "h"),
+    "mcts": (5, "P"),
+    "mcts-ph": (9, ">"),
+    "mcts-paranoid": (7, "<"),
+    "mcts-brs": (0, "h"),
+    "mcts-solver": (2, "v"),
     # the thesis's evaluation functions
     "pawns": (7, "o"),
     "pawns10roles": (1, "s"),

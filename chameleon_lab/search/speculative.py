@@ -29,11 +29,16 @@ value of my ancestor ``L`` levels up". Its parent:
   whose bound may be used), which returns its exact value.
 
 Every accepted value is exact, so a node's best is a lower bound of its true best and
-every pruning decision rests on true bounds; by induction the root's choice, its vector
-and its line are MaxN's (with MaxN's tie rule: the first child searched wins ties; the
-same generation order inside the tree, the previous iteration's order at the root).
-A test holds it to that on positions of every game phase (``tests/test_speculative.py``),
-and ``chameleon-lab check`` runs it as the ``maxnsp`` check.
+every pruning decision rests on true bounds; by induction, searched in the same order,
+the root's choice, its vector and its line are MaxN's (with MaxN's tie rule: the first
+child searched wins ties; inside the tree both search in generation order). At the root
+iterative deepening searches the moves in the order of the previous iteration's values,
+and the value a pruned root move leaves there is a bound, not MaxN's value: where root
+moves tie, the two may then search another of them first and choose it. So the move is
+MaxN's where no other move ties it and otherwise one MaxN values as its own, with MaxN's
+vector for it (as for MaxN-IS). ``tests/test_speculative.py`` holds it to that on
+positions of every game and phase, and to MaxN's exact move, vector and line on
+explicit trees; ``chameleon-lab check`` runs it as the ``maxnsp`` check.
 
 It needs what MaxN-IS needs: every score non-negative and each vector's sum at most
 ``max_sum`` (normalised scores sum to 1, and :data:`.improved.MARGIN` covers their

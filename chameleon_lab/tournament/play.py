@@ -15,7 +15,7 @@ A record is one JSON-friendly dict (one line of a records file, see :mod:`.recor
   ``opening_plies``); ``moves``: one dict per move with the move in notation,
   the seat that made it, the number of legal moves before it (the branching factor),
   Chameleon's pawns on the board, and what the search did (``depth``, ``expanded``,
-  ``evaluated``, ``time_ms``, ``random``);
+  ``evaluated``, ``time_ms``, ``random``; MCTS also its ``iterations``);
 * ``reason`` (``"winner"``, ``"draw"`` or ``"move_limit"``), ``survivors`` (the seats
   sharing the best result), ``outcomes`` per agent and ``seat_results`` per seat, as
   defined in :func:`outcomes` and :func:`seat_results`.
@@ -203,6 +203,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
             time_ms=elapsed,
             random=decision.random,
         )
+        if "iterations" in decision.counters:  # MCTS: its iterations beside its positions
+            move["iterations"] = decision.counters["iterations"]
         moves.append(move)
         match.play(decision.move)
     record = {

@@ -544,6 +544,7 @@ def _rows(records: Iterable[dict[str, Any]]) -> Iterator[tuple[dict, list[dict],
                 "evaluated": m.get("evaluated"),
                 "time_ms": m.get("time_ms"),
                 "random": m.get("random", False),
+                "iterations": m.get("iterations"),  # MCTS only
             }
             for ply, m in enumerate(r["moves"])
         ]
