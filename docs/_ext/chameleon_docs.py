@@ -85,7 +85,8 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[Any]], widths=None) ->
 
 
 def _value(value: Any) -> str:
-    return json.dumps(value) if not isinstance(value, float) else f"{value:.6g}"
+    """A default as Python writes it (floats to six digits)."""
+    return f"{value:.6g}" if isinstance(value, float) else repr(value)
 
 
 class AlgorithmTable(SphinxDirective):
@@ -126,8 +127,7 @@ class AlgorithmOptions(SphinxDirective):
         facts += nodes.Text(
             f"{a.title}: {'two' if a.two_player else 'two to four'} players; flavours "
             f"{', '.join(a.flavours)}; budgets {', '.join(a.budgets)}; normalisation by "
-            f"default {'on' if a.normalize else 'off'}; transposition table 2^{a.tt_bits} "
-            f"entries by default{' (none)' if not a.tt_bits else ''}; {a.reference}."
+            f"default {'on' if a.normalize else 'off'}; {a.reference}."
         )
         if not a.options:
             none = nodes.paragraph(text=f"{name} takes no options of its own.")
