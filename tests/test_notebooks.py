@@ -376,10 +376,12 @@ def test_notebooks_refuse_unknown_games(tmp_path):
         )
 
 
-def _readme_papermill_script(reports: Path) -> list[str]:
-    """The README's papermill example (the bash block that runs it), one command a line,
-    with its ``reports`` folder moved to ``reports`` (a folder that does not exist)."""
-    blocks = re.findall(r"```bash\n(.*?)```", (ROOT / "README.md").read_text(), flags=re.S)
+def _documented_papermill_script(reports: Path) -> list[str]:
+    """The docs' papermill example (docs/notebooks.md, the bash block that runs it), one
+    command a line, with its ``reports`` folder moved to ``reports`` (a folder that does
+    not exist)."""
+    page = (ROOT / "docs" / "notebooks.md").read_text()
+    blocks = re.findall(r"```bash\n(.*?)```", page, flags=re.S)
     block = next(b for b in blocks if "papermill " in b)
     lines = [line for line in block.replace("\\\n", " ").splitlines() if line.strip()]
     assert any(line.startswith(".venv/bin/papermill ") for line in lines), lines
@@ -394,11 +396,11 @@ def _injected(report: Path) -> dict:
     return values
 
 
-def test_the_readme_papermill_command_passes_lists_as_lists(tmp_path):
+def test_the_documented_papermill_command_passes_lists_as_lists(tmp_path):
     """The printed command itself (papermill's --prepare-only: parameters injected, the
     notebook not run); its reports folder does not exist before."""
     reports = tmp_path / "reports"
-    lines = _readme_papermill_script(reports)
+    lines = _documented_papermill_script(reports)
     script = "\n".join(line + " --prepare-only" if "papermill " in line else line for line in lines)
     done = subprocess.run(
         ["bash", "-e", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=120
@@ -410,7 +412,7 @@ def test_the_readme_papermill_command_passes_lists_as_lists(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_readme_papermill_command_runs_as_printed(tmp_path):
+def test_the_documented_papermill_command_runs_as_printed(tmp_path):
     """The printed command executed, with tiny parameters added after it (two algorithms,
     2 and 4 ms a move, one repetition; folders in tmp_path) to keep it fast."""
     reports, figures, data = tmp_path / "reports", tmp_path / "figures", tmp_path / "data"
@@ -418,7 +420,7 @@ def test_the_readme_papermill_command_runs_as_printed(tmp_path):
         f" -p figures_dir {figures} -p data_dir {data} -p workers 2 -p repetitions 1"
         " -y 'algorithms: [maxn, paranoid]' -y 'budgets_ms: [2, 4]'"
     )
-    lines = _readme_papermill_script(reports)
+    lines = _documented_papermill_script(reports)
     script = "\n".join(line + tiny if "papermill " in line else line for line in lines)
     done = subprocess.run(
         ["bash", "-e", "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=900
