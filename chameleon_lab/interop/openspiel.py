@@ -1,0 +1,44 @@
+"""The OpenSpiel bridge: this library's games, agents and tournaments with OpenSpiel's.
+
+Importing this module registers every game of the library with OpenSpiel, as
+``chameleon_lab_`` plus its name (:mod:`.openspiel_games`)::
+
+    import pyspiel
+    import chameleon_lab.interop.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game("chameleon_lab_chameleon(players=3)")
+    pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
+
+It needs the optional extra (``pip install -e '.[openspiel]'``); without it the import
+raises an ``ImportError`` saying so. ``docs/interop_openspiel.md`` describes the
+bridge, its choices and its limits.
+"""
+
+from __future__ import annotations
+
+from ._pyspiel import INSTALL, pyspiel
+from .openspiel_games import (
+    PREFIX,
+    LabGame,
+    LabState,
+    Translation,
+    openspiel_params,
+    register_games,
+    translation,
+)
+
+#: The OpenSpiel short names of the library's games, registered on import.
+GAMES = register_games()
+
+__all__ = [
+    "GAMES",
+    "INSTALL",
+    "PREFIX",
+    "LabGame",
+    "LabState",
+    "Translation",
+    "openspiel_params",
+    "pyspiel",
+    "register_games",
+    "translation",
+]

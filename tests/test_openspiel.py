@@ -1,0 +1,226 @@
+"""The OpenSpiel bridge (chameleon_lab.interop.openspiel) against independent truths.
+
+OpenSpiel's own checks (``pyspiel.random_sim_test``) on every game and several parameter
+choices; our legal moves, moves and returns against what OpenSpiel's states say along
+seeded random games; parameters refused naming them.
+
+The tests need the ``openspiel`` extra, which the ``dev`` extra installs (so CI runs
+them); without it they are skipped with a message saying how to install it, and only
+the import's own message is checked.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import sys
+
+import numpy as np
+import pytest
+
+from chameleon_lab.games.match import final_result
+from chameleon_lab.games.registry import game_names
+
+try:
+    import pyspiel
+except ImportError:  # pragma: no cover - the dev extra installs it
+    pyspiel = None
+
+INSTALL = "pip install -e '.[openspiel]'"
+needs_openspiel = pytest.mark.skipif(
+    pyspiel is None, reason=f"OpenSpiel is not installed: {INSTALL} (the dev extra has it)"
+)
+
+#: Game strings whose random simulations OpenSpiel checks: every game with its
+#: defaults, then other parameter choices.
+SPECS = [
+    *(f"chameleon_lab_{name}" for name in sorted(game_names())),
+    "chameleon_lab_chameleon(players=2)",
+    "chameleon_lab_chameleon(players=3)",
+    "chameleon_lab_chameleon(players=4,move_limit=40)",
+    "chameleon_lab_chameleon(players=2,colours=RY)",
+    "chameleon_lab_chameleon(players=3,colours=GYB)",
+    "chameleon_lab_tictactoe()",
+    "chameleon_lab_gomoku(width=5,height=4,k=3)",
+    "chameleon_lab_nim(heaps=1;2;3,misere=True)",
+    "chameleon_lab_nim(heaps=0;0)",
+    "chameleon_lab_dice(target=15,start=1)",
+    "chameleon_lab_dice(target=3,start=5)",
+    "chameleon_lab_othello(variant=reversi)",
+    "chameleon_lab_connect4(width=5,height=4)",
+]
+
+
+@pytest.fixture(scope="module")
+def bridge():
+    """The bridge, imported once (it registers the games)."""
+    if pyspiel is None:
+        pytest.skip(f"OpenSpiel is not installed: {INSTALL}")
+    return importlib.import_module("chameleon_lab.interop.openspiel")
+
+
+def test_without_openspiel_the_import_says_how_to_install_it(monkeypatch):
+    for name in list(sys.modules):
+        if name.startswith("chameleon_lab.interop"):
+            monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "pyspiel", None)  # what an absent module does
+    with pytest.raises(ImportError) as caught:
+        importlib.import_module("chameleon_lab.interop.openspiel")
+    assert INSTALL in str(caught.value)
+
+
+@needs_openspiel
+def test_every_game_is_registered_under_its_name(bridge):
+    expected = sorted(f"chameleon_lab_{name}" for name in game_names())
+    assert sorted(bridge.GAMES) == expected
+    assert set(expected) <= set(pyspiel.registered_names())
+
+
+@needs_openspiel
+@pytest.mark.parametrize("spec", SPECS)
+def test_openspiels_random_simulation_test_passes(bridge, spec):
+    game = pyspiel.load_game(spec)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+
+
+#: (game string, players, distinct actions, longest game, min and max utility, sum of
+#: the returns or None), from the games' rules as the README states them
+DECLARED = [
+    ("chameleon_lab_tictactoe", 2, 9, 9, -1, 1, 0),
+    ("chameleon_lab_gomoku", 2, 49, 49, -1, 1, 0),
+    # Pons's scores: a win with the fourth of the first player's stones, 21 + 1 - 4
+    ("chameleon_lab_connect4", 2, 7, 42, -18, 18, 0),
+    ("chameleon_lab_connect4(width=5,height=4)", 2, 5, 20, -7, 7, 0),  # 10 + 1 - 4
+    ("chameleon_lab_othello", 2, 65, 120, -64, 64, 0),  # 64 squares and pass
+    ("chameleon_lab_nim", 2, 12, 12, -1, 1, 0),  # 3 + 4 + 5 objects
+    ("chameleon_lab_dice", 2, 6, 4, -1, 1, 0),  # 4 up to 8, at least 1 a tip
+    ("chameleon_lab_chameleon(players=2)", 2, 4096, 100, -1, 1, 0),
+    ("chameleon_lab_chameleon(players=3)", 3, 4096, 100, -1, 1, -1),  # +1 -1 -1
+    ("chameleon_lab_chameleon(players=4,move_limit=60)", 4, 4096, 60, -1, 1, -2),
+]
+
+
+@needs_openspiel
+@pytest.mark.parametrize("spec, players, actions, length, low, high, total", DECLARED)
+def test_type_and_info_say_what_the_game_is(
+    bridge, spec, players, actions, length, low, high, total
+):
+    game = pyspiel.load_game(spec)
+    kind = game.get_type()
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.DETERMINISTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    utility = pyspiel.GameType.Utility
+    assert kind.utility == (utility.ZERO_SUM if total == 0 else utility.CONSTANT_SUM)
+    assert (game.num_players(), game.num_distinct_actions(), game.max_game_length()) == (
+        players,
+        actions,
+        length,
+    )
+    assert (game.min_utility(), game.max_utility(), game.utility_sum()) == (low, high, total)
+    assert game.max_chance_outcomes() == 0
+
+
+def _random_games(game, games, seed, max_plies=None):
+    """The states of ``games`` seeded random games of an OpenSpiel game."""
+    rng = np.random.default_rng(seed)
+    for _ in range(games):
+        state = game.new_initial_state()
+        states = [state]
+        while not state.is_terminal() and (max_plies is None or len(states) <= max_plies):
+            state = state.child(int(rng.choice(state.legal_actions())))
+            states.append(state)
+        yield states
+
+
+ROUND_TRIPS = [
+    ("chameleon_lab_tictactoe", 30, None),
+    ("chameleon_lab_gomoku(width=5,height=5,k=4)", 10, None),
+    ("chameleon_lab_connect4", 10, None),
+    ("chameleon_lab_othello", 3, None),
+    ("chameleon_lab_othello(variant=reversi)", 2, None),
+    ("chameleon_lab_nim(heaps=3;0;5;2)", 20, None),
+    ("chameleon_lab_dice(target=20,start=3)", 20, None),
+    ("chameleon_lab_chameleon(players=2)", 3, None),
+    ("chameleon_lab_chameleon(players=3,colours=RYB)", 3, None),
+    ("chameleon_lab_chameleon(players=4,move_limit=300)", 2, None),
+]
+
+
+@needs_openspiel
+@pytest.mark.parametrize("spec, games, cap", ROUND_TRIPS)
+def test_actions_moves_and_returns_agree_with_our_rules(bridge, spec, games, cap):
+    """Along random games: OpenSpiel's legal actions are our legal moves one to one (in
+    range, sorted, named as we write them), an action plays our move, and at the end
+    the returns are our game's and the best of them is our result's winner."""
+    game = pyspiel.load_game(spec)
+    players = game.lab_game.info.players
+    space = game.space
+    checked = 0
+    for states in _random_games(game, games, seed=len(spec), max_plies=cap):
+        for state, after in itertools.pairwise(states):
+            position = state.position
+            legal = state.legal_actions()
+            ours = position.legal_moves
+            assert legal == sorted(legal) and len(legal) == len(ours)
+            assert {space.action(m) for m in ours} == set(legal)
+            assert all(0 <= a < game.num_distinct_actions() for a in legal)
+            named = {state.action_to_string(state.current_player(), space.action(m)) for m in ours}
+            assert named == {str(m) for m in ours}
+            played = after.history()[-1]
+            move = next(m for m in ours if space.action(m) == played)
+            assert after.position == position.play(move)
+            assert state.current_player() == players.index(int(position.to_move))
+            checked += 1
+        final = states[-1]
+        if final.is_terminal() and final.position.is_over:
+            ours = final.position.returns
+            assert final.returns() == [ours[p] for p in players]
+            winners = final_result(final.position).survivors
+            best = max(final.returns())
+            assert {players[i] for i, r in enumerate(final.returns()) if r == best} == {
+                int(w) for w in winners
+            }
+    assert checked > 0
+
+
+@needs_openspiel
+def test_the_move_limit_ends_chameleon_chess_sharing_what_is_left(bridge):
+    for players, share in ((2, 0.0), (3, -1 / 3), (4, -0.5)):
+        game = pyspiel.load_game(f"chameleon_lab_chameleon(players={players},move_limit=4)")
+        (states,) = _random_games(game, 1, seed=players)
+        final = states[-1]
+        assert len(states) == 5 and final.is_terminal() and not final.position.is_over
+        assert final.returns() == pytest.approx([share] * players)
+        assert sum(final.returns()) == pytest.approx(game.utility_sum())
+
+
+@needs_openspiel
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("chameleon_lab_connect4(depth=3)", ["depth", "height", "width"]),
+        ("chameleon_lab_tictactoe(k=3)", ["'k'"]),
+        ("chameleon_lab_othello(variant=go)", ["variant", "othello", "reversi"]),
+        ("chameleon_lab_chameleon(players=5)", ["players=5", "2, 3 or 4"]),
+        ("chameleon_lab_chameleon(colours=RY)", ["colours", "players=2"]),
+        ("chameleon_lab_nim(heaps=3;x)", ["heaps", "semicolons"]),
+        ("chameleon_lab_gomoku(k=9)", ["k=9", "1..7"]),
+        ("chameleon_lab_chameleon(move_limit=0)", ["move_limit", ">= 1"]),
+    ],
+)
+def test_bad_parameters_are_refused_naming_them(bridge, spec, words):
+    with pytest.raises((ValueError, pyspiel.SpielError)) as caught:
+        pyspiel.load_game(spec)
+    assert all(w in str(caught.value) for w in words), str(caught.value)
+
+
+@needs_openspiel
+def test_the_game_class_itself_refuses_unknown_parameters(bridge):
+    """OpenSpiel checks names before it makes a game; made directly, the game does."""
+    cls = type(pyspiel.load_game("chameleon_lab_connect4"))
+    with pytest.raises(ValueError, match=r"no parameter 'depth'; its parameters: width, height"):
+        cls({"depth": 3})
+    with pytest.raises(ValueError, match=r"width='7': must be a whole number"):
+        cls({"width": "7"})
