@@ -2,7 +2,9 @@
 
 OpenSpiel's own checks (``pyspiel.random_sim_test``) on every game and several parameter
 choices; our legal moves, moves and returns against what OpenSpiel's states say along
-seeded random games; parameters refused naming them.
+seeded random games; parameters refused naming them; our agents as OpenSpiel bots
+(never losing TicTacToe, which the exact solver says is a draw; the move our search
+chooses; games through OpenSpiel's evaluation code).
 
 The tests need the ``openspiel`` extra, which the ``dev`` extra installs (so CI runs
 them); without it they are skipped with a message saying how to install it, and only
@@ -18,8 +20,12 @@ import sys
 import numpy as np
 import pytest
 
+from chameleon_lab import get_game
+from chameleon_lab.agents import Agent
 from chameleon_lab.games.match import final_result
 from chameleon_lab.games.registry import game_names
+from chameleon_lab.search.api import search
+from chameleon_lab.search.solve import solve
 
 try:
     import pyspiel
@@ -224,3 +230,54 @@ def test_the_game_class_itself_refuses_unknown_parameters(bridge):
         cls({"depth": 3})
     with pytest.raises(ValueError, match=r"width='7': must be a whole number"):
         cls({"width": "7"})
+
+
+# ------------------------------------------------------------ our agents as their bots
+@needs_openspiel
+def test_our_alphabeta_as_a_bot_never_loses_tictactoe_to_uniform_random(bridge):
+    assert solve(get_game("tictactoe").start()).value == 0  # a draw with perfect play
+    game = pyspiel.load_game("chameleon_lab_tictactoe")
+    ours = {"algorithm": "alphabeta", "game": "tictactoe", "depth": 9}
+    results = []
+    for seed in range(8):
+        for seat in (0, 1):
+            bots = [pyspiel.make_uniform_random_bot(1 - seat, seed)] * 2
+            bots[seat] = bridge.AgentBot(ours)
+            results.append(pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)[seat])
+    assert min(results) >= 0 and results.count(1.0) >= 8
+
+
+@needs_openspiel
+def test_an_agent_bot_plays_the_move_our_search_chooses(bridge):
+    game = pyspiel.load_game("chameleon_lab_connect4")
+    bot = bridge.AgentBot(Agent("alphabeta", game="connect4", depth=4))
+    (states,) = _random_games(game, 1, seed=3, max_plies=12)
+    for state in states:
+        if state.is_terminal():
+            continue
+        position = state.position
+        result = search(position, "alphabeta", depth=4)
+        assert bot.step(state) == game.space.action(position.legal_moves[result.index])
+
+
+@needs_openspiel
+def test_our_bots_play_through_openspiels_python_evaluation(bridge):
+    from open_spiel.python.algorithms.evaluate_bots import evaluate_bots
+
+    game = pyspiel.load_game("chameleon_lab_chameleon(players=3,move_limit=12)")
+    bots = [
+        bridge.AgentBot({"algorithm": "paranoid", "depth": 1}),
+        bridge.AgentBot({"algorithm": "maxn", "depth": 1}),
+        pyspiel.make_uniform_random_bot(2, 1),
+    ]
+    returns = evaluate_bots(game.new_initial_state(), bots, np.random.default_rng(1))
+    assert len(returns) == 3 and sum(returns) == pytest.approx(-1.0)
+
+
+@needs_openspiel
+def test_an_agent_bot_refuses_openspiels_own_games(bridge):
+    bot = bridge.AgentBot({"algorithm": "alphabeta", "game": "tictactoe", "depth": 2})
+    with pytest.raises(TypeError, match=r"chameleon_lab registers.*tic_tac_toe"):
+        bot.step(pyspiel.load_game("tic_tac_toe").new_initial_state())
+    with pytest.raises(ValueError, match="this agent plays tictactoe; the position is connect4"):
+        bot.step(pyspiel.load_game("chameleon_lab_connect4").new_initial_state())

@@ -9,6 +9,9 @@ Importing this module registers every game of the library with OpenSpiel, as
     game = pyspiel.load_game("chameleon_lab_chameleon(players=3)")
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
+Our agents play in OpenSpiel's evaluation code as ``pyspiel.Bot`` (:class:`AgentBot`,
+:mod:`.openspiel_bots`).
+
 It needs the optional extra (``pip install -e '.[openspiel]'``); without it the import
 raises an ``ImportError`` saying so. ``docs/interop_openspiel.md`` describes the
 bridge, its choices and its limits.
@@ -17,6 +20,7 @@ bridge, its choices and its limits.
 from __future__ import annotations
 
 from ._pyspiel import INSTALL, pyspiel
+from .openspiel_bots import AgentBot
 from .openspiel_games import (
     PREFIX,
     LabGame,
@@ -34,6 +38,7 @@ __all__ = [
     "GAMES",
     "INSTALL",
     "PREFIX",
+    "AgentBot",
     "LabGame",
     "LabState",
     "Translation",
