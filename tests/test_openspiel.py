@@ -2,9 +2,11 @@
 
 OpenSpiel's own checks (``pyspiel.random_sim_test``) on every game and several parameter
 choices; our legal moves, moves and returns against what OpenSpiel's states say along
-seeded random games; parameters refused naming them; our agents as OpenSpiel bots
-(never losing TicTacToe, which the exact solver says is a draw; the move our search
-chooses; games through OpenSpiel's evaluation code).
+seeded random games; parameters refused naming them; OpenSpiel's C++ MCTS bot in
+sessions of ours (records, replayed by our rules, the same again from the same seed; its
+choice equal to its own ``step``); our agents as OpenSpiel bots (never losing TicTacToe,
+which the exact solver says is a draw; the move our search chooses; games through
+OpenSpiel's evaluation code).
 
 The tests need the ``openspiel`` extra, which the ``dev`` extra installs (so CI runs
 them); without it they are skipped with a message saying how to install it, and only
@@ -21,11 +23,13 @@ import numpy as np
 import pytest
 
 from chameleon_lab import get_game
-from chameleon_lab.agents import Agent
+from chameleon_lab.agents import Agent, agent_from_params
 from chameleon_lab.games.match import final_result
 from chameleon_lab.games.registry import game_names
 from chameleon_lab.search.api import search
 from chameleon_lab.search.solve import solve
+from chameleon_lab.tournament import Session, play_game, without_times
+from chameleon_lab.tournament.play import record_positions
 
 try:
     import pyspiel
@@ -230,6 +234,95 @@ def test_the_game_class_itself_refuses_unknown_parameters(bridge):
         cls({"depth": 3})
     with pytest.raises(ValueError, match=r"width='7': must be a whole number"):
         cls({"width": "7"})
+
+
+# ------------------------------------------------------------ OpenSpiel's bots in ours
+@needs_openspiel
+def test_openspiels_mcts_bot_plays_sessions_of_ours_and_records_them(bridge):
+    session = Session(
+        "openspiel-mcts",
+        {
+            "os": {"kind": "openspiel", "bot": "mcts", "max_simulations": 30},
+            "ab": {"algorithm": "alphabeta", "depth": 2},
+        },
+        game="connect4",
+        design="every",
+        seed=11,
+    )
+    records = [play_game(task) for task in session.tasks()]
+    assert len(records) == 2
+    for record in records:
+        assert record["agents"]["os"] == {
+            "kind": "openspiel",
+            "bot": "mcts",
+            "game": "connect4",
+            "seed": 0,
+            "max_simulations": 30,
+            "uct_c": 2.0,
+            "rollouts": 1,
+            "solve": True,
+            "max_memory_mb": 1000,
+            "time_ms": None,
+            "move_limit": None,
+        }
+        final = record_positions(record)[-1]  # every move replayed by our rules
+        assert final.is_over and sorted(record["outcomes"].values()) in (
+            ["draw", "draw"],
+            ["loss", "win"],
+        )
+        os_seat = record["seats"][record["seating"].index("os")]
+        os_moves = [m for m in record["moves"] if m["seat"] == os_seat]
+        # its simulations: 30, fewer once MCTS-Solver has proven the root's value
+        assert all(1 <= m["evaluated"] <= 30 for m in os_moves)
+        assert os_moves[0]["evaluated"] == 30
+    again = [play_game(task) for task in session.tasks()]
+    assert [without_times(r) for r in again] == [without_times(r) for r in records]
+
+
+@needs_openspiel
+def test_openspiels_mcts_bot_plays_chameleon_chess_in_a_session(bridge):
+    session = Session(
+        "openspiel-chameleon",
+        {
+            "os": {"kind": "openspiel", "bot": "mcts", "max_simulations": 8, "move_limit": 6},
+            "pa": {"algorithm": "paranoid", "depth": 1},
+        },
+        design="fixed",
+        seatings=["os,pa,os,_"],
+        move_limit=6,
+        seed=2,
+    )
+    (record,) = [play_game(task) for task in session.tasks()]
+    assert len(record["moves"]) == 6 and record["reason"] == "move_limit"
+    assert [m["seat"] for m in record["moves"][:3]] == ["RED", "YELLOW", "GREEN"]
+    assert len(record_positions(record)) == 7  # the moves are legal by our rules
+
+
+@needs_openspiel
+@pytest.mark.parametrize("spec, moves", [("connect4", ["4", "4", "3"]), ("tictactoe", ["b2"])])
+def test_the_mcts_agent_chooses_what_openspiels_own_step_does(bridge, spec, moves):
+    position = get_game(spec).from_moves(moves)
+    agent = bridge.OpenSpielAgent(bot="mcts", game=spec, max_simulations=60, seed=5)
+    chosen = [agent.choose(position).move for _ in range(3)]
+    game = agent.openspiel_game(position.game)
+    from chameleon_lab.interop.openspiel_agents import _draw
+
+    evaluator = pyspiel.RandomRolloutEvaluator(1, _draw(5, 1))
+    bot = pyspiel.MCTSBot(game, evaluator, 2.0, 60, 1000, True, _draw(5, 0), False)
+    stepped = [bot.step_with_policy(game.state_at(position))[1] for _ in range(3)]
+    assert [game.space.action(m) for m in chosen] == stepped
+
+
+@needs_openspiel
+def test_openspiel_agents_refuse_bad_parameters(bridge):
+    with pytest.raises(ValueError, match=r"unknown OpenSpiel agent parameter.*depth.*valid"):
+        agent_from_params({"kind": "openspiel", "depth": 3})
+    with pytest.raises(ValueError, match=r"unknown OpenSpiel bot 'alphazero'; valid bots"):
+        agent_from_params({"kind": "openspiel", "bot": "alphazero"})
+    with pytest.raises(ValueError, match=r"connect4 ends by its rules.*no move_limit"):
+        agent_from_params({"kind": "openspiel", "game": "connect4", "move_limit": 9})
+    with pytest.raises(ValueError, match=r"unknown agent kind 'gym'; kinds known.*openspiel"):
+        agent_from_params({"kind": "gym"})
 
 
 # ------------------------------------------------------------ our agents as their bots

@@ -10,7 +10,9 @@ Importing this module registers every game of the library with OpenSpiel, as
     pyspiel.random_sim_test(game, num_sims=5, serialize=True, verbose=False)
 
 Our agents play in OpenSpiel's evaluation code as ``pyspiel.Bot`` (:class:`AgentBot`,
-:mod:`.openspiel_bots`).
+:mod:`.openspiel_bots`), and sessions of ours seat OpenSpiel's bots: agents of the kind
+``openspiel`` (``{"kind": "openspiel", "bot": "mcts", "max_simulations": 200}``,
+:class:`OpenSpielAgent`, :mod:`.openspiel_agents`).
 
 It needs the optional extra (``pip install -e '.[openspiel]'``); without it the import
 raises an ``ImportError`` saying so. ``docs/interop_openspiel.md`` describes the
@@ -20,6 +22,7 @@ bridge, its choices and its limits.
 from __future__ import annotations
 
 from ._pyspiel import INSTALL, pyspiel
+from .openspiel_agents import BOTS, OpenSpielAgent
 from .openspiel_bots import AgentBot
 from .openspiel_games import (
     PREFIX,
@@ -35,12 +38,14 @@ from .openspiel_games import (
 GAMES = register_games()
 
 __all__ = [
+    "BOTS",
     "GAMES",
     "INSTALL",
     "PREFIX",
     "AgentBot",
     "LabGame",
     "LabState",
+    "OpenSpielAgent",
     "Translation",
     "openspiel_params",
     "pyspiel",
