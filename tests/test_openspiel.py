@@ -314,6 +314,20 @@ def test_the_mcts_agent_chooses_what_openspiels_own_step_does(bridge, spec, move
 
 
 @needs_openspiel
+def test_the_tournament_command_seats_openspiels_bots(bridge, tmp_path):
+    from chameleon_lab.cli import main
+    from chameleon_lab.tournament import read_records
+
+    out = tmp_path / "random.jsonl"
+    args = ["tournament", "--game", "tictactoe", "--agent", "os:kind=openspiel,bot=random"]
+    args += ["--agent", "ab:algorithm=alphabeta,depth=9", "--out", str(out), "--workers", "1"]
+    assert main([*args, "--quiet"]) == 0
+    records = read_records(out)
+    assert len(records) == 2 and records[0]["agents"]["os"]["bot"] == "random"
+    assert all(r["outcomes"]["ab"] in ("win", "draw") for r in records)  # a draw at best
+
+
+@needs_openspiel
 def test_openspiel_agents_refuse_bad_parameters(bridge):
     with pytest.raises(ValueError, match=r"unknown OpenSpiel agent parameter.*depth.*valid"):
         agent_from_params({"kind": "openspiel", "depth": 3})

@@ -170,6 +170,12 @@ class OpenSpielAgent:
             raise ValueError("the position is already over: there is no move to choose")
         os_game = self.openspiel_game(game)
         state = os_game.state_at(position)
+        if state.clone().position != position:  # pragma: no cover - older OpenSpiel
+            raise RuntimeError(
+                "this OpenSpiel clones a Python state by replaying its actions from the start, "
+                "so its bots cannot search from a position of ours; install a newer open_spiel "
+                "(the bridge is tested with 2.0.2)"
+            )
         bot = self._bot(os_game, state.current_player())
         legal = position.legal_moves
         by_action = os_game.space.legal(position)
