@@ -333,6 +333,8 @@ def test_openspiel_agents_refuse_bad_parameters(bridge):
         agent_from_params({"kind": "openspiel", "depth": 3})
     with pytest.raises(ValueError, match=r"unknown OpenSpiel bot 'alphazero'; valid bots"):
         agent_from_params({"kind": "openspiel", "bot": "alphazero"})
+    with pytest.raises(ValueError, match=r"move_limit must be a whole number >= 1 or None"):
+        agent_from_params({"kind": "openspiel", "move_limit": 0})
     with pytest.raises(ValueError, match=r"connect4 ends by its rules.*no move_limit"):
         agent_from_params({"kind": "openspiel", "game": "connect4", "move_limit": 9})
     with pytest.raises(ValueError, match=r"unknown agent kind 'gym'; kinds known.*openspiel"):

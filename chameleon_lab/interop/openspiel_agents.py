@@ -90,9 +90,10 @@ class OpenSpielAgent:
         ):
             raise ValueError(f"time_ms must be a number > 0 or None, got {self.time_ms!r}")
         if self.move_limit is not None:
-            openspiel_params(get_game(self.game), self.move_limit)  # refused where the rules end
-            if isinstance(self.move_limit, bool) or not isinstance(self.move_limit, int):
-                raise ValueError(f"move_limit must be a whole number >= 1, got {self.move_limit!r}")
+            limit = self.move_limit
+            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+                raise ValueError(f"move_limit must be a whole number >= 1 or None, got {limit!r}")
+            openspiel_params(get_game(self.game), limit)  # refused where the rules end games
         self._games = {}
         self._bots = {}
 
