@@ -320,8 +320,8 @@ def test_the_tournament_command_seats_openspiels_bots(bridge, tmp_path):
 
     out = tmp_path / "random.jsonl"
     args = ["tournament", "--game", "tictactoe", "--agent", "os:kind=openspiel,bot=random"]
-    args += ["--agent", "ab:algorithm=alphabeta,depth=9", "--out", str(out), "--workers", "1"]
-    assert main([*args, "--quiet"]) == 0
+    args += ["--agent", "ab:algorithm=alphabeta,depth=9", "--out", str(out), "--workers", "2"]
+    assert main([*args, "--quiet"]) == 0  # two forked workers: they inherit the kind
     records = read_records(out)
     assert len(records) == 2 and records[0]["agents"]["os"]["bot"] == "random"
     assert all(r["outcomes"]["ab"] in ("win", "draw") for r in records)  # a draw at best
