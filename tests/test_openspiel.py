@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+import pickle
 import sys
 
 import numpy as np
@@ -193,6 +194,18 @@ def test_actions_moves_and_returns_agree_with_our_rules(bridge, spec, games, cap
                 int(w) for w in winners
             }
     assert checked > 0
+
+
+@needs_openspiel
+@pytest.mark.parametrize("spec", SPECS)
+def test_games_and_states_pickle_and_come_back_whole(bridge, spec):
+    game = pyspiel.load_game(spec)
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and again.space.size == game.space.size
+    (states,) = _random_games(game, 1, seed=7, max_plies=6)
+    state = pickle.loads(pickle.dumps(states[-1]))
+    assert state.position == states[-1].position and state.history() == states[-1].history()
+    assert state.legal_actions() == states[-1].legal_actions()
 
 
 @needs_openspiel

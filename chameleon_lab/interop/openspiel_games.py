@@ -303,6 +303,12 @@ class LabGame(pyspiel.Game):
         self.move_limit = limit
         self.seat_of = {p: i for i, p in enumerate(game.info.players)}
 
+    def __reduce__(self) -> tuple:
+        # pickled as its OpenSpiel name with parameters, made again through the registry
+        # (pyspiel's own pickling would skip __init__, and the per-game class has no
+        # module-level name to be found by)
+        return pyspiel.load_game, (str(self),)
+
     def __deepcopy__(self, memo: dict) -> LabGame:
         # a game never changes: a state's copy (OpenSpiel clones states by deepcopy)
         # shares it, keeping its Python attributes, which a pickled copy would lose
