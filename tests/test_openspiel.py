@@ -228,7 +228,7 @@ def test_the_move_limit_ends_chameleon_chess_sharing_what_is_left(bridge):
         ("chameleon_lab_othello(variant=go)", ["variant", "othello", "reversi"]),
         ("chameleon_lab_chameleon(players=5)", ["players=5", "2, 3 or 4"]),
         ("chameleon_lab_chameleon(colours=RY)", ["colours", "players=2"]),
-        ("chameleon_lab_nim(heaps=3;x)", ["heaps", "semicolons"]),
+        ("chameleon_lab_nim(heaps=3;x)", ["chameleon_lab_nim parameter heaps", "semicolons"]),
         ("chameleon_lab_gomoku(k=9)", ["k=9", "1..7"]),
         ("chameleon_lab_chameleon(move_limit=0)", ["move_limit", ">= 1"]),
     ],

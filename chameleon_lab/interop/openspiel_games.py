@@ -107,13 +107,13 @@ def _list_text(values: Any) -> str:
     return ";".join(str(v) for v in values)
 
 
-def _parse_list(name: str, text: str) -> list[int]:
+def _parse_list(game: str, name: str, text: str) -> list[int]:
     try:
         return [int(part) for part in text.split(";")] if text.strip() else []
     except ValueError:
         raise ValueError(
-            f"parameter {name}={text!r}: a list is whole numbers separated by semicolons, "
-            "such as 3;4;5"
+            f"{PREFIX}{game} parameter {name}={text!r}: a list is whole numbers separated "
+            "by semicolons, such as 3;4;5"
         ) from None
 
 
@@ -155,7 +155,7 @@ def generic_translation(name: str) -> Translation:
         out = {}
         for key in game_entry(name).params:
             value = full[key.name]
-            out[key.name] = _parse_list(key.name, value) if key.name in lists else value
+            out[key.name] = _parse_list(name, key.name, value) if key.name in lists else value
         return out
 
     return Translation(
