@@ -22,6 +22,12 @@ A researcher's own heuristic (a compiled ``f(state, out)``) may be passed as the
 ``heuristic``: it is registered with its game under its function name and recorded with
 a fingerprint of its code, so an agent rebuilt from a record refuses to run with an
 edited version (:meth:`Agent.from_params`).
+
+Players of other libraries take a seat too: their parameters name a ``kind`` (such as
+``{"kind": "openspiel", "bot": "mcts", ...}``), whose maker the bridge to that library
+registers when it is imported (:func:`register_agent_kind`; this layer never imports a
+bridge), and :func:`agent_from_params` builds either. Such an agent offers what sessions
+use of ours: ``choose(position) -> Decision`` and ``params()``, its ``kind`` included.
 """
 
 from __future__ import annotations
@@ -340,6 +346,31 @@ class Agent:
             **options,
         )
         return _decision(position, result, legal)
+
+
+#: Makers of other libraries' agents by kind, ``kind -> make(params)``: filled by the
+#: bridges when they are imported (``chameleon_lab.interop.openspiel``: ``openspiel``).
+AGENT_KINDS: dict[str, Callable[[Mapping[str, Any]], Any]] = {}
+
+
+def register_agent_kind(kind: str, make: Callable[[Mapping[str, Any]], Any]) -> None:
+    """Let agents whose parameters say ``"kind": kind`` be made by ``make(params)``."""
+    AGENT_KINDS[kind] = make
+
+
+def agent_from_params(params: Mapping[str, Any]) -> Any:
+    """An agent from its parameters: an :class:`Agent`, or one of another library where
+    they name a ``kind`` (``ValueError`` naming the kinds known when it is not one)."""
+    kind = params.get("kind")
+    if kind is None:
+        return Agent.from_params(params)
+    if kind not in AGENT_KINDS:
+        known = ", ".join(sorted(AGENT_KINDS)) or "none"
+        raise ValueError(
+            f"unknown agent kind {kind!r}; kinds known in this process: {known} (a bridge "
+            "registers its kind when imported: chameleon_lab.interop.openspiel for openspiel)"
+        )
+    return AGENT_KINDS[kind](params)
 
 
 def _book_decision(

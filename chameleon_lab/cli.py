@@ -239,10 +239,21 @@ def _param_option(text: str) -> tuple[str, object]:
     return key.strip(), _json_or_text(value)
 
 
+def _register_bridges() -> None:
+    """Let sessions seat other libraries' players where their bridges are installed
+    (the ``openspiel`` extra: agents of kind ``openspiel``, OpenSpiel's bots)."""
+    import contextlib
+
+    with contextlib.suppress(ImportError):
+        import chameleon_lab.interop.openspiel  # noqa: F401
+
+
 def _session_from_args(args: argparse.Namespace):
     from .agents import DEFAULT_GAME
     from .games.chameleon import ORIGINAL_MOVE_LIMIT
     from .tournament import Session, load_session
+
+    _register_bridges()
 
     if args.session_file:
         options = args.session_options.items()

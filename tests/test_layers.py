@@ -2,8 +2,9 @@
 
 Layers, lowest first: the version and atomic file writing, games, search, agents,
 tournaments, analysis, the thesis wing, and the entry points (CLI, benchmarks, widgets,
-workbench, conformance). Every import of the package's own modules is read from the
-source (function-level ones included) and must go to its own layer or a lower one.
+workbench, conformance, the bridges to other libraries). Every import of the package's
+own modules is read from the source (function-level ones included) and must go to its
+own layer or a lower one.
 """
 
 from __future__ import annotations
@@ -23,9 +24,10 @@ LAYERS = {
     "analysis": 5,
     "thesis": 6,
 }
-TOP = 7  # __init__, cli, bench, demo, widgets, workbench, conformance
-#: Packages of the top layer (the entry points).
-TOP_PACKAGES = {"bench", "conformance"}
+TOP = 7  # __init__, cli, bench, demo, widgets, workbench, conformance, interop
+#: Packages of the top layer (the entry points; interop: the optional bridges, which
+#: only tests, the CLI and notebooks import).
+TOP_PACKAGES = {"bench", "conformance", "interop"}
 
 
 def _layer(module: str) -> int:
@@ -102,3 +104,20 @@ def test_no_two_modules_import_each_other():
         if a < b and a in imports.get(b, set())
     )
     assert not pairs, "\n".join(pairs)
+
+
+def test_no_module_but_the_cli_imports_a_bridge():
+    """The bridges (``interop``) need optional extras: the package works without them,
+    so only the CLI (and tests and notebooks, outside the package) may import one."""
+    root = Path(chameleon_lab.__file__).parent
+    wrong = []
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        if parts[1] in ("interop", "cli"):
+            continue
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        package = module if parts[-1] == "__init__" else module.rsplit(".", 1)[0]
+        for line, target in _imports(path, module, package):
+            if target.startswith("chameleon_lab.interop"):
+                wrong.append(f"{path.relative_to(root.parent)}:{line} imports {target}")
+    assert not wrong, "\n".join(wrong)

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import DEFAULT_GAME, Agent
+from ..agents import DEFAULT_GAME, Agent, agent_from_params
 from ..games.chameleon import Position
 from ..games.match import Match
 from ..games.registry import Game, get_game
@@ -132,8 +132,11 @@ def warm_up(params: dict[str, Any], start: Any) -> None:
 
     The compiled code of a search is built at its first call (about a second); without
     this, that second would count as the first move's thinking time. A process pool
-    forked after warming up inherits the compiled code.
+    forked after warming up inherits the compiled code. Other libraries' agents (a
+    ``kind``) have nothing of ours to compile.
     """
+    if params.get("kind") is not None:
+        return
     budgets = get_algorithm(params.get("algorithm", Agent.algorithm)).budgets
     trial = {k: v for k, v in params.items() if k not in BUDGETS}
     trial.update({budgets[0]: 1}, random_move_probability=0.0)  # depth 1, or 1 iteration
@@ -180,7 +183,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         warm_up(params, start)
     first, start = opening(start, task.opening_plies, task.opening_seed)
     seats = {
-        seat: Agent.from_params({**task.agents[name], "seed": task.seat_seed(seat)})
+        seat: agent_from_params({**task.agents[name], "seed": task.seat_seed(seat)})
         for seat, name in enumerate(task.seating)
         if name is not None
     }

@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import DEFAULT_GAME, Agent
+from ..agents import DEFAULT_GAME, Agent, agent_from_params
 from ..games.chameleon import ORIGINAL_MOVE_LIMIT
 from ..games.registry import Game, get_game, resolve_params
 from .seatings import Seating, check_seatings, every_seating, original_seatings
@@ -225,7 +225,8 @@ class Session:
         out = {}
         for name, params in self.agents.items():
             merged = dict(params)
-            if not any(merged.get(k) is not None for k in BUDGET_KEYS):
+            own = merged.get("kind") is None  # other libraries' agents have budgets of their own
+            if own and not any(merged.get(k) is not None for k in BUDGET_KEYS):
                 merged.update(self.budget)
             if self.game != DEFAULT_GAME:
                 merged["game"] = self.game
@@ -238,7 +239,7 @@ class Session:
                     )
             check_node_budget(merged.get("nodes"), f"agent {name!r}: nodes")
             try:
-                out[name] = Agent.from_params(merged).params()
+                out[name] = agent_from_params(merged).params()
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"agent {name!r}: {exc}") from None
         return out
