@@ -302,16 +302,7 @@ class Agent:
 
     def choose(self, position: Any) -> Decision:
         """Choose a move in ``position`` (of the agent's game; it must not be over)."""
-        game = getattr(position, "game", None)
-        if not isinstance(game, Game):
-            raise TypeError(f"choose needs a position of a game, got {type(position).__name__}")
-        if game.name != self.game:
-            raise ValueError(
-                f"this agent plays {self.game}; the position is {game.name} "
-                f"(make the agent with game={game.name!r})"
-            )
-        if position.is_over:
-            raise ValueError("the position is already over: there is no move to choose")
+        game = check_playable(position, self.game)
         legal = position.legal_moves
         if not legal:
             raise ValueError("the player to move has no legal move: there is no move to choose")
@@ -346,6 +337,23 @@ class Agent:
             **options,
         )
         return _decision(position, result, legal)
+
+
+def check_playable(position: Any, game: str) -> Game:
+    """The game of ``position``, after checking that it is a position of the game named
+    ``game`` and not over: what an agent of that game can choose a move in
+    (``TypeError`` or ``ValueError`` saying what is wrong and what would be right)."""
+    of = getattr(position, "game", None)
+    if not isinstance(of, Game):
+        raise TypeError(f"choose needs a position of a game, got {type(position).__name__}")
+    if of.name != game:
+        raise ValueError(
+            f"this agent plays {game}; the position is {of.name} "
+            f"(make the agent with game={of.name!r})"
+        )
+    if position.is_over:
+        raise ValueError("the position is already over: there is no move to choose")
+    return of
 
 
 #: Makers of other libraries' agents by kind, ``kind -> make(params)``: filled by the

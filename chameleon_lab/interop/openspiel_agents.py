@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import DEFAULT_GAME, Decision, register_agent_kind
+from ..agents import DEFAULT_GAME, Decision, check_playable, register_agent_kind
 from ..games.registry import Game, get_game
 from ._pyspiel import pyspiel
 from .openspiel_games import PREFIX, LabGame, openspiel_params
@@ -159,16 +159,7 @@ class OpenSpielAgent:
 
     def choose(self, position: Any) -> Decision:
         """The bot's move in ``position`` (of the agent's game; not over)."""
-        game = getattr(position, "game", None)
-        if not isinstance(game, Game):
-            raise TypeError(f"choose needs a position of a game, got {type(position).__name__}")
-        if game.name != self.game:
-            raise ValueError(
-                f"this agent plays {self.game}; the position is {game.name} "
-                f"(make the agent with game={game.name!r})"
-            )
-        if position.is_over:
-            raise ValueError("the position is already over: there is no move to choose")
+        game = check_playable(position, self.game)
         os_game = self.openspiel_game(game)
         state = os_game.state_at(position)
         if state.clone().position != position:  # pragma: no cover - older OpenSpiel
