@@ -61,6 +61,10 @@ class DeepWorkspace:
     tt_int: np.ndarray = field(init=False)
     tt_val: np.ndarray = field(init=False)
     searches: int = field(init=False, default=0)
+    #: whether the iteration being searched is the one the budget asked for (its depth;
+    #: under a time or node budget every one): speculative MaxN lets the root's bound
+    #: prune only there, so that the values that order the next iteration are exact
+    final: bool = field(init=False, default=True)
 
     def __post_init__(self) -> None:
         check_tt_bits(self.tt_bits)
@@ -159,6 +163,7 @@ def iterative_deepening(
         horizon = ictl[I.S_HORIZON]
         ictl[I.ROOT_ORDER : I.ROOT_ORDER + n] = order
         roots[:] = np.nan
+        ws.final = budget.depth is None or depth == max_depth
         search.run_root(state, depth, ws)
         if ictl[I.C_ABORTED]:
             break

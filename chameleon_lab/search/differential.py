@@ -18,8 +18,8 @@ depth:
 * ``maxnis``: MaxN-IS (immediate and shallow pruning, sound with normalised scores)
   chooses a move whose MaxN vector gives the root player MaxN's root value, and reports
   that vector;
-* ``maxnsp``: speculative MaxN (Sturtevant 2003) against MaxN: as ``maxnis``, and the
-  same principal variation where both choose the same move;
+* ``maxnsp``: speculative MaxN (Sturtevant 2003) against MaxN: the same move, vector and
+  principal variation;
 * ``mcts``: Monte Carlo tree search with its solver proves the value NegaMax finds
   searched to the end of the game (win, draw or loss for the side to move), on the
   solver check's small boards, and plays a move of that value;
@@ -442,20 +442,18 @@ def maxnis_case(position: Any, depth: int, label: str = "") -> Tally:
 
 # --------------------------------------------------------- the speculative MaxN check
 def maxnsp_case(position: Any, depth: int, label: str = "") -> Tally:
-    """Speculative MaxN against MaxN, both normalised, at ``depth``: the vector it
-    reports for its move is MaxN's for that move, MaxN gives the root player as much by
-    that move as by its own, and where both choose the same move they give the same line
-    (where root moves tie, iterative deepening may search them in another order, see
-    :mod:`.speculative`)."""
+    """Speculative MaxN against MaxN, both normalised, at ``depth``: the same move, the
+    same vector for it and the same principal variation (MaxN's value is unique once
+    its tie rule and the order of the search are fixed, and speculative pruning keeps
+    both, see :mod:`.speculative`)."""
     full = search(position, "maxn", depth=depth, normalize=True)
     fast = search(position, "maxnsp", depth=depth, normalize=True)
-    root = int(position.to_move)
     label = label or position.game.info.name
     tally = Tally(positions=1, searches=1)
     for what, expected, found in (
-        ("value", full.scores[fast.index].tolist(), fast.scores[fast.index].tolist()),
-        ("move", float(full.scores[full.index, root]), float(full.scores[fast.index, root])),
-        ("line", list(full.pv), list(fast.pv) if fast.index == full.index else list(full.pv)),
+        ("move", full.index, fast.index),
+        ("value", full.scores[full.index].tolist(), fast.scores[fast.index].tolist()),
+        ("line", list(full.pv), list(fast.pv)),
     ):
         if expected != found:
             setting = {"normalize": True}
@@ -636,7 +634,7 @@ CHECKS: dict[str, Check] = {
         ),
         Check(
             "maxnsp",
-            "speculative MaxN against MaxN, normalised: value, move value and line",
+            "speculative MaxN against MaxN, normalised: move, vector and line",
             {"fast": _multi_targets(8, 3), "large": _multi_targets(400, 4)},
             lambda pos, depth, label: maxnsp_case(pos, depth, label),
         ),

@@ -32,13 +32,15 @@ Every accepted value is exact, so a node's best is a lower bound of its true bes
 every pruning decision rests on true bounds; by induction, searched in the same order,
 the root's choice, its vector and its line are MaxN's (with MaxN's tie rule: the first
 child searched wins ties; inside the tree both search in generation order). At the root
-iterative deepening searches the moves in the order of the previous iteration's values,
-and the value a pruned root move leaves there is a bound, not MaxN's value: where root
-moves tie, the two may then search another of them first and choose it. So the move is
-MaxN's where no other move ties it and otherwise one MaxN values as its own, with MaxN's
-vector for it (as for MaxN-IS). ``tests/test_speculative.py`` holds it to that on
-positions of every game and phase, and to MaxN's exact move, vector and line on
-explicit trees; ``chameleon-lab check`` runs it as the ``maxnsp`` check.
+iterative deepening searches the moves in the order of the previous iteration's values;
+a root move cut by the root's bound would leave a bound there, not MaxN's value, and
+among tied moves the next iteration could then search (and choose) another first. So
+the root's bound prunes only in the iteration the budget asks for (the requested depth;
+under a time or node budget, where MaxN would reach another depth anyway, in every
+one): the iterations before it give every root move its exact value, and the move, its
+vector and its line are MaxN's. ``tests/test_speculative.py`` holds it to that on
+explicit trees and positions of every game and phase, and ``chameleon-lab check`` runs
+it as the ``maxnsp`` check.
 
 It needs what MaxN-IS needs: every score non-negative and each vector's sum at most
 ``max_sum`` (normalised scores sum to 1, and :data:`.improved.MARGIN` covers their
@@ -179,6 +181,7 @@ def maxnsp_node(
 
 
 def maxnsp_root_args(search, state, ws, head, tables) -> tuple:
-    """Speculative MaxN at the root: bounds from ply 0 down, the heuristic's maximum sum
-    (with MaxN-IS's margin)."""
-    return (*head, 0, search.max_sum + MARGIN, tables)
+    """Speculative MaxN at the root: the heuristic's maximum sum (with MaxN-IS's margin),
+    and bounds from the root down in the iteration the budget asked for, from the root's
+    children down in the iterations before it (``ws.final``; see the module doc)."""
+    return (*head, 0 if ws.final else 1, search.max_sum + MARGIN, tables)
