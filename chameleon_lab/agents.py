@@ -46,6 +46,7 @@ from .search.api import (
     algorithm_budget,
     check_algorithm,
     check_flavour,
+    check_node_rate,
     deep_search,
     search,
 )
@@ -153,6 +154,9 @@ class Agent:
     #: the algorithm's other options (MCTS's: backup, c, solver, ...), by name; an
     #: algorithm with a seed of its own (MCTS) takes the agent's ``seed`` unless given here
     options: dict[str, Any] | None = None
+    #: the thesis flavour's emulated clock: ``time_ms`` spent at this many nodes per
+    #: millisecond (see :func:`chameleon_lab.search.api.check_node_rate`)
+    node_rate: float | None = None
     _rng: np.random.Generator = field(init=False, repr=False, compare=False)
     _heuristic: Heuristic = field(init=False, repr=False, compare=False)
     _workspace: DeepWorkspace | None = field(init=False, repr=False, compare=False)
@@ -173,6 +177,13 @@ class Agent:
         budget = algorithm_budget(
             self.algorithm, self.flavour, self.depth, self.time_ms, self.nodes, self.iterations
         )
+        rate = check_node_rate(self.flavour, self.time_ms, self.node_rate)
+        if rate is not None and self.game != DEFAULT_GAME:
+            raise ValueError(
+                "node_rate emulates the original program's clock, which played Chameleon "
+                f"Chess only; {self.game} runs on this machine's clock (time_ms alone)"
+            )
+        self.node_rate = rate  # stored as a float, so a record stays exact
         if budget.depth is not None and budget.depth > MAX_DEPTH:
             raise ValueError(f"depth must be at most {MAX_DEPTH} plies, got {budget.depth}")
         if self.options is not None and not isinstance(self.options, Mapping):
@@ -263,7 +274,8 @@ class Agent:
         if self.depth is not None:
             parts.append(f"d{self.depth}")
         if self.time_ms is not None:
-            parts.append(f"{self.time_ms:g}ms")
+            emulated = "" if self.node_rate is None else f"@{self.node_rate:g}n/ms"
+            parts.append(f"{self.time_ms:g}ms{emulated}")
         if self.nodes is not None:
             parts.append(f"{self.nodes}n")
         if self.iterations is not None:
@@ -284,7 +296,7 @@ class Agent:
             del out["heuristic_code"]
         if not out["book"]:  # records made before the option keep their fingerprints
             del out["book"]
-        for name in (*SUITE_OPTIONS, "iterations", "options"):  # given only where the
+        for name in (*SUITE_OPTIONS, "iterations", "options", "node_rate"):  # given only where the
             if out[name] is None:  # algorithm takes them (older records keep their prints)
                 del out[name]
         return out
@@ -329,6 +341,7 @@ class Agent:
             time_ms=self.time_ms,
             nodes=self.nodes,
             iterations=self.iterations,
+            node_rate=self.node_rate,
             heuristic=self._heuristic.function,
             normalize=self.normalize,
             max_sum=self.max_sum,

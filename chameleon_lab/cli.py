@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -380,27 +381,51 @@ def cmd_summary(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    """``replay``: play depth-mode legacy sessions again; with --check, compare."""
-    from .thesis.replay import replay
+    """``replay``: play depth-mode legacy sessions again and search every move of
+    time-mode ones where the original stopped; with --check, compare."""
+    from .thesis.legacy import load_legacy
+    from .thesis.replay import replay, replay_time
     from .tournament import RecordWriter
 
-    results, seconds = replay(
-        args.files, workers=args.workers, scheduler=args.scheduler, progress=not args.quiet
-    )
-    records = [r for res in results for r in res.records]
-    _print_summary(records)
-    if args.out:
-        with RecordWriter(args.out) as writer:
-            for record in records:
-                writer.write(record)
-        print(f"wrote {len(records)} records to {args.out}")
-    print(f"replayed {len(records)} games of {len(results)} file(s) in {seconds:.1f} s")
+    modes = {path: load_legacy(path).mode for path in args.files}
+    depth_files = [p for p in args.files if modes[p] == "depth"]
+    time_files = [p for p in args.files if modes[p] == "time"]
+    if args.out and time_files:
+        raise ValueError(
+            "--out writes replayed games; time-mode files are replayed move by move, "
+            f"not as games ({', '.join(time_files)}): leave them out or drop --out"
+        )
+    diverged = 0
+    if depth_files:
+        results, seconds = replay(
+            depth_files, workers=args.workers, scheduler=args.scheduler, progress=not args.quiet
+        )
+        records = [r for res in results for r in res.records]
+        _print_summary(records)
+        if args.out:
+            with RecordWriter(args.out) as writer:
+                for record in records:
+                    writer.write(record)
+            print(f"wrote {len(records)} records to {args.out}")
+        print(f"replayed {len(records)} games of {len(results)} file(s) in {seconds:.1f} s")
+        if args.check:
+            for res in results:
+                print(res)
+        diverged += sum(not r.identical for r in results)
+    if time_files:
+        start = time.perf_counter()
+        timed = replay_time(time_files, progress=not args.quiet)
+        moves = sum(r.compared for r in timed)
+        print(
+            f"searched {moves} time-mode moves of {len(timed)} file(s) where the original "
+            f"stopped in {time.perf_counter() - start:.1f} s"
+        )
+        for res in timed:  # the comparison is the whole of a time-mode replay
+            print(res)
+        diverged += sum(not r.identical for r in timed)
     if not args.check:
         return 0
-    for res in results:
-        print(res)
-    diverged = [r for r in results if not r.identical]
-    print("all sessions identical" if not diverged else f"{len(diverged)} session(s) diverge")
+    print("all sessions identical" if not diverged else f"{diverged} session(s) diverge")
     return 1 if diverged else 0
 
 
@@ -669,8 +694,12 @@ def build_parser() -> argparse.ArgumentParser:
     summ.add_argument("--parquet", metavar="DIR", help="write games/seats/moves tables here")
     summ.set_defaults(func=cmd_summary)
 
-    rep = sub.add_parser("replay", help="play depth-mode legacy sessions again (thesis flavour)")
-    rep.add_argument("files", nargs="+", help="legacy session files (depth mode)")
+    rep = sub.add_parser(
+        "replay",
+        help="replay legacy sessions (thesis flavour): depth-mode games again, "
+        "time-mode moves where the original stopped",
+    )
+    rep.add_argument("files", nargs="+", help="legacy session files (depth or time mode)")
     rep.add_argument(
         "--check", action="store_true", help="compare every position; exit 1 on a divergence"
     )

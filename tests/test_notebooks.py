@@ -55,6 +55,7 @@ TINY = {
         "tables": ["6.3", "6.4"],
         "depths": [1],
         "budgets_ms": [10],
+        "improved_beside": False,
     },
     "05_time_budgets": {"algorithms": ["maxn", "paranoid"], "budgets_ms": [2, 4]},
     "09_beyond_the_thesis": {
@@ -108,7 +109,10 @@ PROMISED = {
         ["complexity_distributions"],
         ["complexity_games", "complexity_table_3_1", "complexity_perft"],
     ),
-    "04_thesis_tables": ([], ["thesis_sessions_thesis"]),
+    "04_thesis_tables": (
+        ["thesis_emulated_depths"],
+        ["thesis_sessions_thesis", "thesis_time_mode_replay", "thesis_emulated_depths"],
+    ),
     "05_time_budgets": (
         ["budget_win_rate_improved", "budget_depths_improved", "budget_depths_by_phase_improved"],
         ["budget_win_rates_improved", "budget_depths_improved"],

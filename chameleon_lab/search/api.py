@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from .core import (
     Budget,
     GameLike,
@@ -67,6 +69,33 @@ def check_budget(
     """
     get_flavour(flavour).check_budget(depth, time_ms, nodes)
     return Budget(depth, time_ms, nodes)
+
+
+def check_node_rate(flavour: str, time_ms: float | None, node_rate: Any) -> float | None:
+    """``node_rate`` if it may emulate a clock here, or ``ValueError`` saying why not: a
+    positive finite number of nodes per millisecond, in the thesis flavour (the improved
+    one takes a node budget, ``nodes=``), beside a time budget it converts."""
+    if node_rate is None:
+        return None
+    if (
+        isinstance(node_rate, bool)
+        or not isinstance(node_rate, (int, float, np.number))
+        or not np.isfinite(node_rate)
+        or node_rate <= 0
+    ):
+        raise ValueError(
+            f"node_rate must be a positive number of nodes per millisecond, got {node_rate!r}"
+        )
+    if flavour != "thesis":
+        raise ValueError(
+            "node_rate emulates the original program's clock and belongs to the thesis "
+            f"flavour, not the {flavour} one (which takes a node budget: nodes=N)"
+        )
+    if time_ms is None:
+        raise ValueError(
+            "node_rate turns a time budget into nodes (time_ms x node_rate): give time_ms too"
+        )
+    return float(node_rate)
 
 
 def algorithm_budget(
@@ -142,6 +171,7 @@ def search(
     tt_bits: int | None = None,
     workspace: Any = None,
     iterations: int | None = None,
+    node_rate: float | None = None,
     **options: Any,
 ) -> RootResult:
     """Choose a move in ``position`` and report what the search did.
@@ -156,6 +186,11 @@ def search(
     (default: the algorithm's; Paranoid's 2**18 entries, none for the two-player
     suite); ``workspace`` reuses an improved search's tables. ``iterations`` is Monte
     Carlo tree search's budget (``mcts`` takes iterations, time and nodes, no depth).
+    ``node_rate`` (thesis flavour, Chameleon Chess, with ``time_ms``) emulates the
+    original program's time mode: its clock becomes a node counter at the original's
+    speed, ``node_rate`` positions per millisecond at the start position and more with
+    fewer pawns (:func:`chameleon_lab.thesis.driver.original_clock_nodes`), so a session
+    reaches the original's depths on any machine and the same ones on every run.
     ``options`` are the algorithm's own (the two-player suite's switches, see
     :mod:`.suite`; MCTS's, see :mod:`.mcts`), refused with the valid names when it
     takes no such option.
@@ -166,6 +201,8 @@ def search(
         tt_bits = spec.tt_bits
     check_tt_bits(tt_bits)
     check_options(spec, options)
+    if check_node_rate(flavour, time_ms, node_rate) is not None:
+        options["node_rate"] = float(node_rate)
     return get_flavour(flavour).run(
         position,
         algorithm,

@@ -2,16 +2,28 @@
 
 :func:`beside_thesis` joins our per-session summary with ``thesis-tables.csv``: the
 thesis's wins, draws, losses and win rate next to ours with a Wilson 95 % interval,
-and whether the thesis's win rate lies inside it. :func:`verdict` turns that into
-the one sentence a notebook prints under each table; :func:`plot_beside_thesis`
-draws it.
+whether the thesis's win rate lies inside it, and Fisher's exact test of the thesis's
+counts against ours (wins against games not won, two-sided): a cell is *consistent*
+when the test does not reject at 5 %, which, unlike the interval, allows for the
+thesis's own sampling noise. :func:`verdict` turns that into the one sentence a
+notebook prints under each table; :func:`plot_beside_thesis` draws it.
 """
 
 from __future__ import annotations
 
 import pandas as pd
+from scipy import stats
 
 from ..analysis.stats import wilson_interval
+
+#: the exact test's level: a cell is consistent when its p-value is at least this
+ALPHA = 0.05
+
+
+def exact_p(wins_a: int, games_a: int, wins_b: int, games_b: int) -> float:
+    """Fisher's exact two-sided p-value of "the same win rate" for two counts."""
+    table = [[wins_a, games_a - wins_a], [wins_b, games_b - wins_b]]
+    return float(stats.fisher_exact(table).pvalue)
 
 
 def beside_thesis(
@@ -55,7 +67,9 @@ def beside_thesis(
                 ci_high=high,
                 depth_avg=m["depth_avg"],
                 thesis_inside=bool(low <= r["wins"] / r["games"] <= high),
+                p_exact=exact_p(int(r["wins"]), int(r["games"]), int(m["wins"]), int(m["games"])),
             )
+            entry["consistent"] = entry["p_exact"] >= ALPHA
         out.append(entry)
     df = pd.DataFrame(out)
     for col in ("games", "wins", "draws", "losses"):
@@ -64,24 +78,64 @@ def beside_thesis(
     return df
 
 
+def beside_today(side: pd.DataFrame, today: pd.DataFrame, label: str = "today") -> pd.DataFrame:
+    """``side`` (:func:`beside_thesis`) with another run's games, wins and win rate per
+    session and agent as ``{label}_games``, ``{label}_wins``, ``{label}_win_rate`` (the
+    improved flavour on this machine's clock beside a run on the original's, say)."""
+    other = today.set_index(["session", "agent"])
+    keys = list(zip(side["session"], side["agent"], strict=True))
+    games = [int(other.at[k, "games"]) if k in other.index else 0 for k in keys]
+    wins = [int(other.at[k, "wins"]) if k in other.index else 0 for k in keys]
+    out = side.copy()
+    out[f"{label}_games"] = pd.array(games, dtype="Int64")
+    out[f"{label}_wins"] = pd.array(wins, dtype="Int64")
+    pairs = zip(wins, games, strict=True)
+    out[f"{label}_win_rate"] = [w / g if g else float("nan") for w, g in pairs]
+    return out
+
+
+def consistency(sides: list[pd.DataFrame]) -> str:
+    """One sentence over many tables' rows: the share of played cells the exact test
+    finds consistent with the thesis, naming the others."""
+    played = pd.concat(sides)
+    played = played[played["games"] > 0]
+    if played.empty:
+        return "No fresh games beside the thesis's, so nothing to compare."
+    bad = played[~played["consistent"].astype(bool)]
+    share = 1 - len(bad) / len(played)
+    text = (
+        f"{len(played) - len(bad)} of {len(played)} cells ({share:.0%}) are consistent "
+        "with the thesis's counts (Fisher's exact test, 5 %)"
+    )
+    if bad.empty:
+        return text + "."
+    names = "; ".join(f"{r.agent} in {r.session} (p = {r.p_exact:.3f})" for r in bad.itertuples())
+    return text + f"; inconsistent: {names}."
+
+
 def verdict(df: pd.DataFrame) -> str:
-    """One sentence: in how many rows the thesis's win rate lies in our interval."""
+    """Two sentences: in how many rows the thesis's win rate lies in our interval, and
+    in how many the exact test finds the thesis's counts consistent with ours, naming
+    every row where it does not."""
     played = df[df["games"] > 0]
     if played.empty:
         return "No fresh games for these sessions, so nothing to compare."
-    flags = played["thesis_inside"].astype(bool)
-    inside, outside = played[flags], played[~flags]
+    inside = int(played["thesis_inside"].astype(bool).sum())
+    flags = played["consistent"].astype(bool)
     text = (
-        f"The thesis's win rate lies inside our 95 % interval in {len(inside)} of "
-        f"{len(played)} rows"
+        f"The thesis's win rate lies inside our 95 % interval in {inside} of {len(played)} "
+        f"rows; Fisher's exact test finds the thesis's counts consistent with ours in "
+        f"{int(flags.sum())} of {len(played)}"
     )
+    outside = played[~flags]
     if outside.empty:
         return text + ": nothing here contradicts the thesis at this sample size."
     names = "; ".join(
-        f"{r.agent} in {r.session} ({r.thesis_win_rate:.2f} vs ours {r.win_rate:.2f})"
+        f"{r.agent} in {r.session} ({r.thesis_wins}/{r.thesis_games} vs ours "
+        f"{r.wins}/{r.games}, p = {r.p_exact:.3f})"
         for r in outside.itertuples()
     )
-    return text + f"; it does not hold up for {names}."
+    return text + f"; not for {names}."
 
 
 def plot_beside_thesis(df: pd.DataFrame, title: str, ours: str = "this workbench"):

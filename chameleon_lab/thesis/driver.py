@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from ..games.chameleon.heuristics import count_pawns
 from ..games.protocol import GameOps
-from ..search.api import DEFAULT_NORMALIZE, check_algorithm, check_budget
+from ..search.api import DEFAULT_NORMALIZE, check_algorithm, check_budget, check_node_rate
 from ..search.core import (
     GameLike,
     RootResult,
@@ -265,19 +266,20 @@ def run_depth(algo: RootAlgorithm, state: np.ndarray, depth: int) -> RootResult:
     return _result(algo, scores, float(depth), ws, n, time.perf_counter() - start)
 
 
-def run_time(
-    algo: RootAlgorithm, state: np.ndarray, budget_ms: float, clock=time.perf_counter
-) -> RootResult:
-    """Time mode T ms, as the original: the clock is read only between root successors."""
+def _deepen(
+    algo: RootAlgorithm, state: np.ndarray, go_on: Callable[[int, int, int, Workspace], bool]
+) -> tuple[list, float, Workspace, int]:
+    """The time mode's loop: score every successor at remaining depth 0, then deepen one
+    root successor at a time while ``go_on(d, cursor, n, ws)`` holds (asked only between
+    root successors, where the original read its clock; ``n`` root successors). Returns
+    the scores, the reported depth ``d + cursor / n``, the workspace and ``n``."""
     g = algo.game
-    state = working_state(state)
     ws = Workspace.for_depth(g, MAX_TIME_DEPTH)
-    start = clock()
     n = _root_moves(g, state, ws)
     scores = _full_pass(algo, state, ws, n, 0)
     algo.next_depth()
     d, cursor = 1, 0
-    while (clock() - start) * 1000.0 < budget_ms and d < MAX_TIME_DEPTH:
+    while d < MAX_TIME_DEPTH and go_on(d, cursor, n, ws):
         g.make(state, ws.moves[0, cursor], ws.undo, 0)
         scores[cursor] = algo.search_child(state, d, ws)
         g.unmake(state, ws.undo, 0)
@@ -286,7 +288,88 @@ def run_time(
             cursor = 0
             d += 1
             algo.next_depth()
-    return _result(algo, scores, d + cursor / n, ws, n, clock() - start)
+    return scores, d + cursor / n, ws, n
+
+
+def run_time(
+    algo: RootAlgorithm, state: np.ndarray, budget_ms: float, clock=time.perf_counter
+) -> RootResult:
+    """Time mode T ms, as the original: the clock is read only between root successors."""
+    state = working_state(state)
+    start = clock()
+    scores, depth, ws, n = _deepen(
+        algo, state, lambda d, cursor, n, ws: (clock() - start) * 1000.0 < budget_ms
+    )
+    return _result(algo, scores, depth, ws, n, clock() - start)
+
+
+#: the original's cost of a position grew with the pawns on the board: per position it
+#: took time in proportion to ``pawns + PAWN_COST_OFFSET`` (measured from its time-mode
+#: records, see :mod:`.calibration`)
+PAWN_COST_OFFSET = 1
+#: the pawns of the start position, where a node rate is stated
+START_PAWNS = 16
+
+
+def pawns_on_board(state: np.ndarray) -> int:
+    """The pawns on the board of a Chameleon Chess state."""
+    counts = np.zeros(4)
+    count_pawns(state, counts)
+    return int(counts.sum())
+
+
+def original_clock_nodes(state: np.ndarray, time_ms: float, node_rate: float) -> float:
+    """The nodes the original program searched in ``time_ms`` at a Chameleon Chess
+    position, given its ``node_rate`` (nodes per millisecond at the start position): its
+    cost of a position grew in proportion to ``pawns + PAWN_COST_OFFSET``, so with fewer
+    pawns it searched proportionally more nodes in the same time."""
+    scale = (START_PAWNS + PAWN_COST_OFFSET) / (pawns_on_board(state) + PAWN_COST_OFFSET)
+    return time_ms * node_rate * scale
+
+
+def run_nodes(algo: RootAlgorithm, state: np.ndarray, budget_nodes: float) -> RootResult:
+    """Time mode with the clock replaced by a node counter: the original's loop, going on
+    while fewer than ``budget_nodes`` positions (expanded plus evaluated) are searched.
+    With ``budget_nodes = T x`` the original's nodes per millisecond this is the time
+    mode at the original's speed on any machine, and the same on every run."""
+    state = working_state(state)
+    start = time.perf_counter()
+    scores, depth, ws, n = _deepen(
+        algo, state, lambda d, cursor, n, ws: ws.stats[0] + ws.stats[1] < budget_nodes
+    )
+    return _result(algo, scores, depth, ws, n, time.perf_counter() - start)
+
+
+def stop_point(depth: float, successors: int) -> tuple[int, int]:
+    """Where a time-mode search that reported ``depth`` stopped: ``(d, cursor)`` with
+    ``depth == d + cursor / successors`` (``cursor`` root successors searched at depth
+    ``d + 1``, the others at ``d``), or ``ValueError`` when no such point exists."""
+    if successors < 1:
+        raise ValueError(f"a position with {successors} moves has no time-mode search")
+    if not isinstance(depth, (int, float, np.number)) or not 1 <= depth <= MAX_TIME_DEPTH:
+        raise ValueError(f"a time-mode depth is a number from 1 to {MAX_TIME_DEPTH}, got {depth!r}")
+    d = int(np.floor(depth + 1e-9))
+    cursor = round((depth - d) * successors)
+    if cursor == successors:
+        d, cursor = d + 1, 0
+    if abs(d + cursor / successors - depth) > 1e-9 or (d == MAX_TIME_DEPTH and cursor):
+        raise ValueError(
+            f"depth {depth!r} is not d + k/{successors} for the position's {successors} "
+            "moves: the original reports whole depths plus the share of root moves "
+            "searched one ply deeper"
+        )
+    return d, cursor
+
+
+def run_to(algo: RootAlgorithm, state: np.ndarray, depth: float) -> RootResult:
+    """Time mode stopped where a recorded search stopped: at the reported ``depth``
+    (:func:`stop_point`), whatever the clock; replays a time-mode move exactly."""
+    state = working_state(state)
+    start = time.perf_counter()
+    scores, reached, ws, n = _deepen(
+        algo, state, lambda d, cursor, n, ws: (d, cursor) != stop_point(depth, n)
+    )
+    return _result(algo, scores, reached, ws, n, time.perf_counter() - start)
 
 
 #: The original's root algorithms by the registry's names.
@@ -336,13 +419,19 @@ def thesis_search(
     heuristic: str | Callable | None = None,
     normalize: bool | None = None,
     game: GameLike = None,
+    node_rate: float | None = None,
     **options: Any,
 ) -> RootResult:
     """Search like the original program, in depth mode or time mode (one of the two).
 
+    With ``node_rate`` the time mode's clock is a node counter at the original program's
+    speed (Chameleon Chess only): the search goes on while fewer positions are searched
+    than the original searched in ``time_ms`` there (:func:`original_clock_nodes`,
+    :func:`run_nodes`).
     ``options`` go to :func:`root_algorithm` (``max_sum``, ``deep`` for teaching trees).
     """
     budget = check_budget("thesis", depth, time_ms)
+    check_node_rate("thesis", time_ms, node_rate)
     state = state_of(position)
     algo = root_algorithm(
         algorithm,
@@ -354,6 +443,14 @@ def thesis_search(
     )
     if depth is not None:
         return run_depth(algo, state, int(depth))
+    if node_rate is not None:
+        if algo.game.name != "chameleon":
+            raise ValueError(
+                "node_rate emulates the original program's clock, which played Chameleon "
+                f"Chess only; {algo.game.name} runs on this machine's clock (time_ms alone)"
+            )
+        nodes = original_clock_nodes(state, float(budget.time_ms), node_rate)
+        return run_nodes(algo, state, nodes)
     return run_time(algo, state, float(budget.time_ms))
 
 
@@ -377,6 +474,7 @@ def _run(
     deep: bool,
     tt_bits: int,
     workspace: Any,
+    node_rate: float | None = None,
     **options: Any,
 ) -> RootResult:
     """The thesis flavour as :func:`chameleon_lab.search.api.search` runs it."""
@@ -395,6 +493,7 @@ def _run(
         heuristic=heuristic,
         normalize=normalize,
         game=game,
+        node_rate=node_rate,
         **options,
     )
 

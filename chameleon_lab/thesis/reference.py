@@ -12,6 +12,7 @@ runs only.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -67,6 +68,11 @@ def absent(what: str) -> str:
 def legacy_files(shared: Path, pattern: str = "*.json") -> list[Path]:
     """The legacy session files matching ``pattern``, sorted by name."""
     return sorted((shared / "reference" / "legacy-sessions").glob(pattern))
+
+
+def time_mode_files(shared: Path, budgets_ms: Sequence[int]) -> list[Path]:
+    """The time-mode session files (``*-tN.json``) of the given budgets, sorted."""
+    return sorted(p for b in budgets_ms for p in legacy_files(shared, f"*-t{int(b)}.json"))
 
 
 def thesis_tables(shared: Path) -> pd.DataFrame:

@@ -6,12 +6,23 @@ original's seatings and the agents of :func:`.legacy.legacy_agent`, in the thesi
 flavour (a replay of the original) or the improved one (the same study with the
 corrected searches). :data:`THESIS_TABLES` says which sessions each table of the
 thesis's chapter 6 summarises.
+
+A time-mode session runs on this machine's clock (``clock="machine"``), where our
+searches go two or three plies deeper than the original did in the same milliseconds,
+or on the original's (``clock="original"``, thesis flavour only): each agent's clock is
+then a node counter at the original program's speed for its algorithm
+(:mod:`.calibration`), so the session reaches the original's depths on any machine and
+plays the same games on every run.
 """
 
 from __future__ import annotations
 
 from ..tournament.session import Session
+from .calibration import original_node_rate
 from .legacy import legacy_agent
+
+#: the clocks a time-mode session can run on
+CLOCKS = ("machine", "original")
 
 FAMILIES: dict[str, list[str]] = {
     "1-all": ["Pawns", "Pawns10Roles", "Pawns100Roles", "Pawns100Moves"],
@@ -56,15 +67,30 @@ def parse_name(name: str) -> tuple[str, str, int]:
 
 
 def thesis_session(
-    name: str, flavour: str = "thesis", *, seed: int = 0, repetitions: int = 1
+    name: str,
+    flavour: str = "thesis",
+    *,
+    seed: int = 0,
+    repetitions: int = 1,
+    clock: str = "machine",
 ) -> Session:
-    """The session ``name`` (e.g. ``"2-paranoid-d3"``) with agents of ``flavour``."""
+    """The session ``name`` (e.g. ``"2-paranoid-d3"``) with agents of ``flavour``; a
+    time-mode one on the ``clock`` of :data:`CLOCKS` (see the module doc)."""
+    if clock not in CLOCKS:
+        raise ValueError(f"unknown clock {clock!r}; valid: {', '.join(CLOCKS)}")
+    if clock == "original" and flavour != "thesis":
+        raise ValueError(
+            f"the original's clock is calibrated for the original's searches (the thesis "
+            f"flavour); the {flavour} flavour runs on this machine's clock"
+        )
     family, mode, value = parse_name(name)
     names = FAMILIES[family]
     agents = {}
     for n in names:
         params = legacy_agent(n, names, mode, value)
         params["flavour"] = flavour
+        if mode == "time" and clock == "original":
+            params["node_rate"] = original_node_rate(params["algorithm"], params["normalize"])
         agents[n] = params
     return Session(name, agents, seed=seed, repetitions=repetitions)
 

@@ -37,10 +37,12 @@ def thesis_study(
     records_dir: str | Path = "data/records",
     workers: int | None = None,
     progress: bool = True,
+    clock: str = "machine",
 ) -> Tables:
     """Tables of ``sessions`` from the legacy files (``source="legacy"``) or fresh runs
     in the ``"thesis"`` or ``"improved"`` flavour (records resumable under
-    ``records_dir/SOURCE``)."""
+    ``records_dir/SOURCE``); time-mode sessions on ``clock`` (``"original"``: the
+    thesis flavour at the original program's speed, see :mod:`.sessions`)."""
     records = []
     if source == "legacy":
         if shared is None:
@@ -55,7 +57,7 @@ def thesis_study(
     if source not in ("thesis", "improved"):
         raise ValueError(f"unknown source {source!r}; valid: legacy, thesis, improved")
     for name in sessions:
-        session = thesis_session(name, source)
+        session = thesis_session(name, source, clock=clock)
         out = session.records_file(Path(records_dir) / source)
         run_session(session, out, workers=workers, progress=progress)
         records += session_records(out, session)

@@ -138,7 +138,8 @@ def warm_up(params: dict[str, Any], start: Any) -> None:
     if params.get("kind") is not None:
         return
     budgets = get_algorithm(params.get("algorithm", Agent.algorithm)).budgets
-    trial = {k: v for k, v in params.items() if k not in BUDGETS}
+    # node_rate is the emulated clock of a time budget: it goes with the budget
+    trial = {k: v for k, v in params.items() if k not in BUDGETS and k != "node_rate"}
     trial.update({budgets[0]: 1}, random_move_probability=0.0)  # depth 1, or 1 iteration
     key = repr((sorted(trial.items()), repr(start.game)))
     if key not in _WARM:
