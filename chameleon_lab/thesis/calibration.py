@@ -39,7 +39,7 @@ from tqdm.auto import tqdm
 
 from ..analysis.studies import phase
 from . import driver
-from .legacy import load_legacy
+from .legacy import load_mode
 from .replay import recorded_moves, replay_time
 
 #: the node rates measured from the legacy records (see the module doc)
@@ -124,10 +124,7 @@ def emulate_moves(
         (a, bool(n)): float(r)
         for a, n, r in zip(rates["algorithm"], rates["normalize"], rates["node_rate"], strict=True)
     }
-    legacies = [load_legacy(p) for p in paths]
-    for legacy in legacies:
-        if legacy.mode != "time":
-            raise ValueError(f"{legacy.path} is a depth-mode session; emulation needs time mode")
+    legacies = load_mode(paths, "time", "the emulated clock is checked on time-mode files")
     total = sum(len(r["moves"]) for legacy in legacies for r in legacy.records)
     rows: list[dict[str, Any]] = []
     with tqdm(total=total, desc="emulated moves", unit="move", disable=not progress) as bar:

@@ -207,6 +207,22 @@ def _game(
     return positions, finish_record(record, seating, final, result, SEATS)
 
 
+def load_mode(paths: Sequence[str | Path], mode: str, hint: str) -> list[LegacySession]:
+    """The legacy sessions of ``paths``, all of ``mode`` (``"depth"`` or ``"time"``), or
+    ``ValueError`` naming the first file of the other mode, followed by ``hint`` (what
+    takes such files)."""
+    legacies = [load_legacy(p) for p in paths]
+    for legacy in legacies:
+        if legacy.mode != mode:
+            what = (
+                f"{legacy.mode_value} ms a move"
+                if legacy.mode == "time"
+                else f"depth {legacy.mode_value}"
+            )
+            raise ValueError(f"{legacy.path} is a {legacy.mode}-mode session ({what}): {hint}")
+    return legacies
+
+
 def load_records(path: str | Path) -> list[dict[str, Any]]:
     """The game records of a records file (JSON Lines) or a legacy session file.
 

@@ -32,7 +32,7 @@ from ..tournament.play import record_positions
 from ..tournament.runner import run_tasks
 from ..tournament.seatings import format_seating
 from . import driver
-from .legacy import LegacySession, load_legacy
+from .legacy import LegacySession, load_mode
 
 
 @dataclass
@@ -96,14 +96,12 @@ def replay(
 ) -> tuple[list[ReplayResult], float]:
     """Replay depth-mode legacy session files; returns per-file results and seconds."""
     start = time.perf_counter()
-    legacies = [load_legacy(p) for p in paths]
-    for legacy in legacies:
-        if legacy.mode != "depth":
-            raise ValueError(
-                f"{legacy.path} is a time-mode session ({legacy.mode_value} ms a move): its "
-                "games depend on the original machine's speed and cannot be replayed exactly; "
-                "replay takes depth-mode files (-dN); replay_time replays its moves one by one"
-            )
+    legacies = load_mode(
+        paths,
+        "depth",
+        "its games depend on the original machine's speed and cannot be replayed exactly; "
+        "replay takes depth-mode files (-dN); replay_time replays its moves one by one",
+    )
     tasks, cost = [], {}
     for legacy in legacies:
         for task, recorded in zip(legacy.session.tasks(), legacy.records, strict=False):
@@ -217,13 +215,9 @@ def replay_time(paths: Sequence[str | Path], *, progress: bool = True) -> list[T
     """Search every recorded move of time-mode legacy files where the original stopped
     and compare the moves (see the module doc). ``ValueError`` names a depth-mode file
     or a recorded depth that fits no stopping point of its position."""
-    legacies = [load_legacy(p) for p in paths]
-    for legacy in legacies:
-        if legacy.mode != "time":
-            raise ValueError(
-                f"{legacy.path} is a depth-mode session (depth {legacy.mode_value}): "
-                "replay_time takes time-mode files (-tN); replay plays depth-mode files"
-            )
+    legacies = load_mode(
+        paths, "time", "replay_time takes time-mode files (-tN); replay plays depth-mode files"
+    )
     total = sum(len(r["moves"]) for legacy in legacies for r in legacy.records)
     bar = tqdm(total=total, desc="time-mode moves", unit="move", disable=not progress)
     results = []
