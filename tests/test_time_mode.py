@@ -20,7 +20,7 @@ from chameleon_lab.cli import main
 from chameleon_lab.games.chameleon import Position
 from chameleon_lab.search.api import search
 from chameleon_lab.thesis import driver
-from chameleon_lab.thesis.legacy import load_legacy
+from chameleon_lab.thesis.legacy import legacy_agent, load_legacy
 from chameleon_lab.thesis.replay import replay_time
 
 
@@ -229,14 +229,13 @@ def test_the_node_rates_are_measured_from_every_time_mode_move(legacy_dir):
 
     shipped = original_node_rates().set_index(["algorithm", "normalize"])
     counts: dict[tuple[str, bool], int] = {}
-    for path in sorted(legacy_dir.glob("*-t*.json")):
-        legacy = load_legacy(path)
-        agents = legacy.session.resolved_agents()
-        for record in legacy.records:
-            for k, move in enumerate(record["moves"]):
-                if move["time_ms"] > 0:
-                    seat = legacy.positions[record["game"]][k].to_move.value
-                    params = agents[record["seating"][seat]]
+    for path in sorted(legacy_dir.glob("*-t*.json")):  # the files as they are
+        data = json.loads(path.read_text())
+        for game in data["games"]:
+            for state, stat in zip(game["gameStates"], game["moveStats"], strict=False):
+                if stat["time"] > 0:
+                    name = game["players"][str(state["player"])]
+                    params = legacy_agent(name, data["algorithms"], "time", data["modeValue"])
                     key = (params["algorithm"], params["normalize"])
                     counts[key] = counts.get(key, 0) + 1
     assert shipped["moves"].to_dict() == counts
