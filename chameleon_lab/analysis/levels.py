@@ -32,7 +32,7 @@ def connect4_levels_session(
 ) -> Session:
     """Every (level, aggressiveness) agent of seed 004 against every other, both colours,
     each repetition from its own random opening of ``opening_plies`` plies (the agents
-    are deterministic: see :class:`~chameleon_lab.tournament.Session`); agents are
+    are deterministic: see :class:`~chameleon_lab.tournament.session.Session`); agents are
     named ``L{level}A{aggressiveness}``."""
     agents = {
         f"L{lv}A{a}": {**connect4_level(lv, a), "random_move_probability": random_move_probability}
@@ -82,7 +82,7 @@ def opening_values(width: int = 7, height: int = 6, **solve_options: Any) -> pd.
     """The exact value of each first move of Connect Four on ``width`` x ``height`` for
     the first player (the solver's score: positive wins, larger sooner), with the
     solver's nodes and seconds: searched, not looked up in an opening book, unless
-    ``book=True`` is passed on to :func:`..search.solve.solve`."""
+    ``book=True`` is passed on to :func:`chameleon_lab.search.solve.solve`."""
     solve_options.setdefault("book", False)
     start = get_game("connect4", width=width, height=height).start()
     rows = []

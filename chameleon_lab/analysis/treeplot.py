@@ -1,6 +1,6 @@
 """The thesis's worked examples (figures 4.1 to 4.6) as explicit trees, searched and drawn.
 
-:data:`EXAMPLES` holds each figure's tree (nested lists of leaf score vectors, rebuilt
+``EXAMPLES`` holds each figure's tree (nested lists of leaf score vectors, rebuilt
 from the thesis's text: the values it names as given, the others chosen so that its
 narrative holds) and the searches it compares. :func:`run_example` runs those searches
 on :class:`~chameleon_lab.games.trees.ExplicitTree` and returns, per search, the root

@@ -351,7 +351,7 @@ def print_tournament(games: int = 24, depth: int = 4, workers: tuple[int, ...] =
     The batch: the first ``games`` games of an original four-agent session (MaxN,
     MaxN-IS, Paranoid, Hypermax; thesis flavour, ``depth`` plies), deterministic, so
     every run plays the same games. One worker plays in this process; more use the
-    process pool of :func:`~chameleon_lab.tournament.run_session`.
+    process pool of :func:`~chameleon_lab.tournament.runner.run_session`.
     """
     from ..search.api import THESIS_ALGORITHMS
     from ..tournament import Session, format_seating, original_seatings, run_session

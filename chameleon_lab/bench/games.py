@@ -12,7 +12,7 @@ with OpenSpiel's constant evaluation (install the optional extra ``bench``:
 
 Nodes are expanded plus evaluated positions; times exclude compilation (every
 setting searches once before it is timed). The ladder's times are the searches' own
-(:attr:`RootResult.seconds`); beside OpenSpiel both sides are timed around the whole
+(``RootResult.seconds``); beside OpenSpiel both sides are timed around the whole
 call.
 """
 
@@ -167,7 +167,7 @@ def openspiel_rows(count: int = 6, repeat: int = 3) -> tuple[list[Row], str]:
     with the game's default heuristic and once with the same constant evaluation
     (:func:`~chameleon_lab.games.heuristics.uniform_two`), the like-for-like row: on
     Othello both then visit exactly the same nodes. OpenSpiel is timed around its
-    call; ours both by the search's own clock (:attr:`RootResult.seconds`: the
+    call; ours both by the search's own clock (``RootResult.seconds``: the
     compiled search) and around the call (with its Python layer, ~40 us a call), each
     the best of ``repeat`` runs per position. Rows come in groups: OpenSpiel's, then
     ours (own time, then around the call) per evaluation.

@@ -1,4 +1,5 @@
-"""The games of the library, found by name (:func:`get_game`), and their protocol.
+"""The games of the library, found by name
+(:func:`~chameleon_lab.games.registry.get_game`), and their protocol.
 
 Each game is a sub-package (``chameleon``, ``mnk`` for TicTacToe and Five-in-a-row,
 ``nim``, ``dice``) with its compiled kernel, position class, picture and heuristics; see

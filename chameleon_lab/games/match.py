@@ -1,7 +1,7 @@
 """A game being played: positions from a start, the moves between them, a move limit
 and the result, for every game of the library.
 
-The rules end a game by themselves (:attr:`Position.is_over`); a :class:`Match` may
+The rules end a game by themselves (``Position.is_over``); a :class:`Match` may
 also stop it after ``move_limit`` moves (the original Chameleon program stopped every
 game after 100 moves), and then the players still in the game share a draw.
 """

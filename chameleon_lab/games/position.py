@@ -70,7 +70,7 @@ def _perft_template(state, depth, moves, undo, count, index):  # pragma: no cove
 
 
 def compiled_perft(game: Game):
-    """The compiled perft of ``game`` (see :func:`_perft_template`)."""
+    """The compiled perft of ``game`` (see ``_perft_template``)."""
     ops = game.ops
     return specialise(
         _perft_template,
@@ -100,7 +100,7 @@ def perft(game: Game, state: np.ndarray, depth: int) -> int:
 class KernelPosition:
     """An immutable position of a game over its compiled kernel (see the module doc).
 
-    Subclasses set :attr:`GAME` (the registry name) and implement :meth:`move_text`,
+    Subclasses set ``GAME`` (the registry name) and implement :meth:`move_text`,
     :meth:`move_code`, :meth:`state_to_json`, :meth:`state_from_json`,
     :meth:`check_state` and :meth:`svg`.
     """

@@ -54,8 +54,8 @@ class GameInfo:
 
     ``players`` are the player numbers taking part (``(0, 1)`` for a two-player game;
     Chameleon Chess seats any two to four of its four colours), named by
-    ``player_names`` (indexed by player number). ``utility`` is :data:`WIN_LOSS`
-    (returns +1/0/-1) or :data:`SCORE` (returns such as a disc difference) within
+    ``player_names`` (indexed by player number). ``utility`` is ``WIN_LOSS``
+    (returns +1/0/-1) or ``SCORE`` (returns such as a disc difference) within
     ``[min_utility, max_utility]``. ``zero_sum``: the returns of the players taking part
     sum to zero at every end of the game. ``max_length`` bounds the plies of a game
     (searches to the end size their tables by it).
@@ -122,7 +122,7 @@ class GameOps:
 class Position(Protocol):
     """The Python face of a position, the same for every game of the library.
 
-    Positions are immutable: :meth:`play` returns the next one. Moves print in the
+    Positions are immutable: ``play`` returns the next one. Moves print in the
     game's usual notation (``str(move)``) and every method that takes a move also takes
     that notation. Bad positions and illegal moves raise ``ValueError`` saying what is
     wrong and what would be right.

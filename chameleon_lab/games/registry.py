@@ -85,7 +85,7 @@ class Game:
         return pos
 
     def from_json(self, obj: Mapping[str, Any]) -> Any:
-        """A position from :meth:`Position.to_json` output."""
+        """A position from the output of its ``to_json``."""
         return self.position_class.from_json(obj)
 
     def __repr__(self) -> str:

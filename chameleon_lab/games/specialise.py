@@ -17,7 +17,7 @@ its source file and name, which every copy of a template shares: one copy's mach
 code would be loaded for another's bindings. So a copy is cached under a *tag* of
 its own, a hash of the template and of what is bound (a function of this package by
 its module and name, a copy by its tag, a constant by its value), in index and data
-files of its own (:class:`_BoundCache`). The cache folder is kept per version of the
+files of its own (``_BoundCache``). The cache folder is kept per version of the
 package's sources (:mod:`chameleon_lab.compiled_cache`), so a tag never outlives the
 code it names. A copy that binds anything else (a researcher's heuristic written in a
 notebook, whose code the tag cannot name) is compiled in each process, as before.
@@ -154,7 +154,7 @@ def specialise(
 
     ``siblings`` are further templates the template calls by name (mutual recursion or
     helpers that use the same bindings): each is specialised with the same bindings and
-    bound under its name in every copy. ``options`` go to :func:`numba.njit` (the
+    bound under its name in every copy. ``options`` go to ``numba.njit`` (the
     template's own decorator options are not inherited); ``cache=False`` keeps the
     copies off the disk cache, which they use by default where their tag can be made.
     """

@@ -125,7 +125,7 @@ def brs_node(
     """BRS (``plus`` false) or BRS+ (``plus`` true) from ``max_player``'s view; returns
     the node's value: exact inside ``(alpha, beta)``, an upper bound at or below
     ``alpha``, a lower bound at or above ``beta`` (see the module doc; ``stage`` is
-    :data:`LAYER_START`, :data:`BEFORE_REPLY` or :data:`AFTER_REPLY`; ``moved``, the
+    ``LAYER_START``, ``BEFORE_REPLY`` or ``AFTER_REPLY``; ``moved``, the
     bit mask of the opponents who moved in this BRS+ layer so far)."""
     moves, undo, vals, leaf, ictl, pv = _unpack(tables)
     keys, perm = tables.keys, tables.perm

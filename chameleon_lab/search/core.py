@@ -1,6 +1,6 @@
 """What every search shares, free of any one game: the protocol names the node
 functions call, their per-(game, heuristic) compilation, small compiled helpers, and
-what a root search reports (:class:`RootResult`).
+what a root search reports (:class:`~chameleon_lab.search.core.RootResult`).
 
 Node functions (in :mod:`chameleon_lab.thesis.nodes` and :mod:`.improved`) are written
 once as templates
@@ -179,9 +179,10 @@ GameLike = Game | GameOps | str | None
 
 
 def resolve_game(position: Any, game: GameLike = None) -> Game | GameOps:
-    """The game a search runs in: ``game`` as given (a registry :class:`Game`, a game
-    name or bare :class:`GameOps` such as an explicit tree's), else the position's own
-    game, else Chameleon Chess."""
+    """The game a search runs in: ``game`` as given (a registry
+    :class:`~chameleon_lab.games.registry.Game`, a game name or bare
+    :class:`~chameleon_lab.games.protocol.GameOps` such as an explicit tree's), else the
+    position's own game, else Chameleon Chess."""
     if isinstance(game, str):
         return get_game(game)
     if game is not None:
@@ -193,7 +194,8 @@ def resolve_game(position: Any, game: GameLike = None) -> Game | GameOps:
 def leaf_evaluator(game: Game | GameOps, heuristic: str | Callable | None) -> Callable:
     """The compiled leaf evaluation of ``heuristic`` (a name of the game's registry, a
     compiled function, or ``None`` for the game's default) in ``game``; bare
-    :class:`GameOps` (an explicit tree) have no registry and take a function."""
+    :class:`~chameleon_lab.games.protocol.GameOps` (an explicit tree) have no registry and
+    take a function."""
     if isinstance(game, Game):
         fn = game.heuristics.get(heuristic).function
         return leaf_function(game.ops, fn, game.info.players, game.info.min_utility)

@@ -57,10 +57,10 @@ in its own loop (make, evaluate, take back) instead of calling itself for each l
 the same counts and values, without a recursive call per leaf, which cost Paranoid
 about 13 % and MaxN-IS about 11 % of their time on the midgame positions of
 ``chameleon-lab bench depths``. There a leaf is scored by the heuristic's incremental
-form where it has one and answers (:func:`_score_child`; the thesis's Chameleon
+form where it has one and answers (``_score_child``; the thesis's Chameleon
 heuristics do for moves that remove no pawn), without making the move: same counts and
 values again, and on those positions MaxN, MaxN-IS and Hypermax took 0.45 to 0.6 and
-Paranoid about 0.65 of the time. Paranoid's loop (:func:`_paranoid_frontier`) also
+Paranoid about 0.65 of the time. Paranoid's loop (``_paranoid_frontier``) also
 writes its counters and principal variation once per node rather than once per leaf.
 """
 
@@ -461,7 +461,7 @@ def _paranoid_frontier(
     tables,
 ) -> tuple[float, int]:
     """Paranoid's children one ply above the depth limit, all leaves: each scored here
-    (as :func:`_score_child` does); returns the node's value and its best child.
+    (as ``_score_child`` does); returns the node's value and its best child.
 
     The counters and the principal variation are written once after the loop, and the
     loop has no abort test: leaves never spend a budget (only expanded nodes check it).

@@ -5,7 +5,7 @@ title, the thesis's normalisation default, whether its root scores are one numbe
 (Paranoid) or one vector per move, its flavours, the options it takes, and where its
 code is: the improved flavour's node-function template with its root call (for the
 iterative-deepening driver of :mod:`.deepening`). The CLI, agents, the workbench, the
-benchmarks and the notebooks read :data:`ALGORITHMS`, so a new algorithm is one module
+benchmarks and the notebooks read ``ALGORITHMS``, so a new algorithm is one module
 plus its entry here and its tests.
 
 A :class:`Flavour` is a way of running the algorithms: ``improved`` (this package's

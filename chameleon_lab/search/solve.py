@@ -154,8 +154,8 @@ def solve_state(
 
 
 #: Solvers written for one game (modules of this package with a ``solve_state(game,
-#: state, tt_bits)`` returning a :class:`Solution`), used by :func:`solve` with
-#: ``method="auto"``; every other game gets the generic :func:`solve_state`.
+#: state, tt_bits)`` returning a :class:`~chameleon_lab.games.solution.Solution`), used
+#: by :func:`solve` with ``method="auto"``; every other game gets the generic :func:`solve_state`.
 SPECIALISED: dict[str, str] = {
     "connect4": "chameleon_lab.games.connect4.solver",
     "othello": "chameleon_lab.games.othello.solver",

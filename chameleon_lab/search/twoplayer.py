@@ -538,7 +538,7 @@ def ab_root(  # pragma: no cover - compiled by bind()
     own time (Othello to depth 4, ~80 nodes): the root's player and moves, the tables
     made ready, the search, the index of the best move. ``mode`` says what comes
     before the search: a ``NEW_SEARCH`` prepares the tables (``stamp`` and the switches
-    after it, see :func:`_prepare`); the ``NEXT_DEPTH`` of iterative deepening orders
+    after it, see ``_prepare``); the ``NEXT_DEPTH`` of iterative deepening orders
     the root's moves by the last iteration's scores (best first, unsearched last);
     ``AGAIN`` keeps the order. The budgets (``node_limit`` nodes, the ``deadline`` in
     ``perf_counter_ns``; 0: none) apply from this call on; the clock is read at once

@@ -141,7 +141,7 @@ def verdict(df: pd.DataFrame) -> str:
 def plot_beside_thesis(df: pd.DataFrame, title: str, ours: str = "this workbench"):
     """Win rate per session and agent: ``ours`` (what the run is: this workbench, the
     original program's recorded games) with its interval, the thesis's as a cross; each
-    agent in its fixed colour and marker (:mod:`..analysis.style`)."""
+    agent in its fixed colour and marker (:mod:`chameleon_lab.analysis.style`)."""
     import matplotlib.pyplot as plt
 
     from ..analysis.style import style_of

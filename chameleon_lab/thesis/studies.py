@@ -2,7 +2,7 @@
 files, or their sessions played afresh in the thesis or the improved flavour.
 
 Fresh games are written to records files under ``records_dir`` (one per session and
-parameters, :meth:`~chameleon_lab.tournament.Session.records_file`), so a rerun of the
+parameters, :meth:`~chameleon_lab.tournament.session.Session.records_file`), so a rerun of the
 notebook resumes instead of starting over.
 """
 

@@ -50,7 +50,7 @@ def original_seatings(names: Sequence[str]) -> list[Seating]:
 
     For each template of the original (for two agents a, b: ``(a,b,_,_)``,
     ``(a,a,b,_)``, ``(a,b,b,_)``, ``(a,a,a,b)``, ``(a,a,b,b)``, ``(a,b,b,b)``) every
-    ordering in :func:`itertools.permutations` order, keeping seatings with RED occupied
+    ordering in ``itertools.permutations`` order, keeping seatings with RED occupied
     and each seating once. One agent plays just the three templates
     ``(a,a,_,_)``, ``(a,a,a,_)``, ``(a,a,a,a)``.
     """

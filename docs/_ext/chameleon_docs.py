@@ -284,6 +284,16 @@ def stage_notebooks(app: Sphinx) -> None:
             old.unlink()
 
 
+def skip_aliases(app, what, name, obj, skip, options) -> bool | None:
+    """Leave out a module's second names for one function (``make = _unbound`` in
+    :mod:`chameleon_lab.search.core`): the function is documented under its own name."""
+    short = name.rsplit(".", 1)[-1]
+    alias = callable(obj) and getattr(obj, "__name__", short) not in (short, "<lambda>")
+    if alias and getattr(obj, "__module__", "").startswith("chameleon_lab"):
+        return True
+    return None
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("algorithm-table", AlgorithmTable)
     app.add_directive("algorithm-options", AlgorithmOptions)
@@ -291,5 +301,6 @@ def setup(app: Sphinx) -> dict[str, Any]:
     app.add_directive("game-params", GameParams)
     app.add_post_transform(RelativeReferences)
     app.connect("autodoc-process-docstring", literal_bad_tables)
+    app.connect("autodoc-skip-member", skip_aliases)
     app.connect("builder-inited", stage_notebooks)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

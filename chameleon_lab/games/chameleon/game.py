@@ -25,7 +25,7 @@ class Game(Match):
     start to now, the moves between them and the original's move limit.
 
     ``Game()`` seats all four players; ``Game(players="RY")`` or ``Game(start=pos)``
-    start elsewhere. :meth:`play` appends a move and returns the game, so moves chain.
+    start elsewhere. ``play`` appends a move and returns the game, so moves chain.
     """
 
     def __init__(

@@ -38,7 +38,7 @@ them on the midgame positions of ``chameleon-lab bench depths`` (same nodes, val
 moves); ``tests/test_properties.py`` checks every answer against making the move.
 
 A heuristic runs at every leaf. If it calls a compiled function that is not inlined (small
-ones are; a larger helper such as :func:`_pawns_and_roles` only with
+ones are; a larger helper such as ``_pawns_and_roles`` only with
 ``inline="always"``), numba keeps atomic reference-count updates of the array arguments
 around the call, which can cost more than the heuristic's own work (see "Speed" in
 :mod:`chameleon_lab.games.chameleon.kernel`).

@@ -18,7 +18,7 @@ State layout (offsets are module constants):
 * ``PCOUNT + p``      pawns of player ``p``
 * ``MINR``, ``MAXR``, ``MINC``, ``MAXC``   the limits of the shrinking board
 * ``TOMOVE``          player to move
-* ``ROLEPTS + p``     role points of player ``p``'s pawns (:data:`ROLE_POINTS` of the roles
+* ``ROLEPTS + p``     role points of player ``p``'s pawns (``ROLE_POINTS`` of the roles
   their fields give them), kept up to date by every move so that the thesis's
   heuristics read a player's score instead of walking the pawns at every leaf
 
@@ -101,7 +101,7 @@ _ROLE_POINTS = ROLE_POINTS.copy()
 
 
 def new_state() -> np.ndarray:
-    """An all-zero state array (no pawns); fill it with :func:`add_pawn` and friends."""
+    """An all-zero state array (no pawns); fill it with ``add_pawn`` and friends."""
     return np.zeros(STATE_SIZE, dtype=np.int64)
 
 
@@ -377,7 +377,7 @@ def update_limits(state: np.ndarray) -> None:
     """Shrink the limits to the pawns' bounding box, grown back to at least 3x3.
 
     Limits that are already 3x3 stay. Otherwise the bounding box of all pawns is taken
-    (:func:`_occupied`) and, while it has fewer than three rows or columns, grown one
+    (``_occupied``) and, while it has fewer than three rows or columns, grown one
     field at a time in the original order (top, bottom, left, right), never beyond the
     old limits.
     """

@@ -11,7 +11,7 @@ a1-d1, GREEN on h1-h4, YELLOW on e8-h8 and BLUE on a8-a5.
 
 A move is written ``<from>-<to>`` (``b1-c3``), or ``<from>x<to>`` when it captures
 (``c3xd5``). Since a field holds at most one pawn, origin and target identify a move;
-:meth:`Move.parse` and :meth:`Position.play` also accept ``b1c3`` and ignore case.
+``Move.parse`` and :meth:`Position.play` also accept ``b1c3`` and ignore case.
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ class IllegalMoveError(ValueError):
 
 
 def _move_of(state: np.ndarray, m: int) -> Move:
-    """The :class:`Move` of kernel move ``m`` in kernel state ``state``."""
+    """The :class:`~chameleon_lab.games.chameleon.board.Move` of kernel move ``m`` in kernel
+    state ``state``."""
     slot, target = K.move_slot(m), K.move_target(m)
     return Move(int(state[K.SQ + slot]), target, bool(state[K.BOARD + target]))
 
@@ -282,16 +283,20 @@ class Position:
         )
 
     def parse_move(self, move: Move | str) -> Move:
-        """The legal move meant by ``move`` (notation or :class:`Move`), capture flag set.
+        """The legal move meant by ``move`` (notation or
+        :class:`~chameleon_lab.games.chameleon.board.Move`), capture flag set.
 
-        Raises :class:`IllegalMoveError` naming the move when it is not legal.
+        Raises :class:`~chameleon_lab.games.chameleon.position.IllegalMoveError` naming the move
+        when it is not legal.
         """
         return self._to_move_obj(self._find(move))
 
     def play(self, move: Move | str) -> Position:
-        """The position after ``move`` (a :class:`Move` or notation such as ``'b1-c3'``).
+        """The position after ``move`` (a :class:`~chameleon_lab.games.chameleon.board.Move`
+        or notation such as ``'b1-c3'``).
 
-        Raises :class:`IllegalMoveError` naming the move when it is not legal.
+        Raises :class:`~chameleon_lab.games.chameleon.position.IllegalMoveError` naming the move
+        when it is not legal.
         """
         return Position(K.played(self._state, self._find(move)), _trusted=True)
 

@@ -217,7 +217,8 @@ def position_svg(
     size: int = 360,
     labels: bool = True,
 ) -> str:
-    """An SVG picture of a position (what Jupyter shows for a :class:`Position`)."""
+    """An SVG picture of a position (what Jupyter shows for a
+    :class:`~chameleon_lab.games.chameleon.position.Position`)."""
     shapes = scene(position, last_move=last_move, targets_of=targets_of, labels=labels)
     return scene_svg(shapes, size=size, labels=labels)
 

@@ -114,7 +114,7 @@ class DicePosition(KernelPosition):
 
     def move_code(self, text: str) -> int:
         """The face written ``text``; ``ValueError`` unless it is 1..6, and
-        :class:`IllegalMoveError` saying why when that face cannot come up here."""
+        ``IllegalMoveError`` saying why when that face cannot come up here."""
         match = _MOVE_RE.match(text)
         if match is None or not 1 <= int(match.group(1)) <= 6:
             raise ValueError(f"{text!r} is not a face; {_MOVE_HELP}")

@@ -65,7 +65,7 @@ class NimPosition(KernelPosition):
 
     def move_code(self, text: str) -> int:
         """The kernel move written ``h:k``; ``ValueError`` when malformed, and
-        :class:`IllegalMoveError` naming the heap when it cannot be taken from here."""
+        ``IllegalMoveError`` naming the heap when it cannot be taken from here."""
         match = _MOVE_RE.match(text)
         if match is None:
             raise ValueError(f"{text!r} is not a move; {_MOVE_HELP}")

@@ -1,4 +1,4 @@
-"""Heuristics of Othello, registered by name (:data:`OTHELLO_HEURISTICS`, default ``hard``).
+"""Heuristics of Othello, registered by name (``OTHELLO_HEURISTICS``, default ``hard``).
 
 Each is a numba-compiled ``evaluate(state, out)`` over the kernel state of
 :mod:`.kernel`, writing one raw score per player into ``out[0]`` (black) and ``out[1]``

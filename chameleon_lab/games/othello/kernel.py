@@ -24,7 +24,7 @@ into ``float64``).
 
 Moves are generated with a per-direction shift-and-mask fill: for each of the 8
 directions, the own discs are grown through the opponent's (a Kogge-Stone fill, see
-:func:`_fill`), and the empty squares one step beyond the opponent discs so reached are
+``_fill``), and the empty squares one step beyond the opponent discs so reached are
 moves. The flips of a move are the same fill started from the new disc, kept where it
 ends on an own disc.
 

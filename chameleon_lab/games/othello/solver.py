@@ -1,7 +1,8 @@
 """An exact Othello endgame solver: the final disc difference with perfect play.
 
 The value is the kernel's: the final disc difference for the player to move, the empty
-squares of a finished game counted for the winner (:func:`..games.othello.kernel.returns`),
+squares of a finished game counted for the winner
+(:func:`chameleon_lab.games.othello.kernel.returns`),
 for Othello and for the Reversi variant alike (their rules differ only while fewer than
 four discs lie; such positions, 61 or more empty squares away from the end, are refused).
 
@@ -34,7 +35,7 @@ included) and table cut-offs (the stability cut-offs included).
 
 The functions that recurse are compiled per process (numba's cache of recursive
 functions crashed when loaded back: a segmentation fault on the first call), so the
-first solve of a process compiles for about ten seconds; :attr:`Solution.seconds` is
+first solve of a process compiles for about ten seconds; ``Solution.seconds`` is
 the search alone. The tables are kept between solves and cleared before each.
 """
 
@@ -546,7 +547,7 @@ def solve_boards(
 
 def solve_state(game, state: np.ndarray, *, tt_bits: int = TT_BITS) -> Solution:
     """The exact value of an Othello (or Reversi) kernel state for the player to move,
-    with a best move (a square, :data:`~..games.othello.kernel.PASS`, or -1 once over).
+    with a best move (a square, ``PASS``, or -1 once over).
 
     ``ValueError`` for a position still in the Reversi opening (fewer than four discs):
     the endgame solver does not play the opening's placements, and such a position is
