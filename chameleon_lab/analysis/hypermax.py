@@ -20,6 +20,9 @@ child would have to beat every entry at once, which a zero-sum vector cannot.
   explanation descends into a child whose Hypermax value differs from its MaxN value
   (MaxN's choice first, then Hypermax's), and classifies the node where the children
   searched agree with MaxN but the node does not, by the rule of :data:`CAUSES`;
+* :func:`mended_nodes`: the mended Hypermax (``search(..., "hypermax", mended=True)``,
+  see :func:`chameleon_lab.search.api.mended_hypermax`) against MaxN and MaxN-IS:
+  the same move and vector as MaxN, and the nodes each searched.
 """
 
 from __future__ import annotations
@@ -466,3 +469,70 @@ def causes(
         if bar is not None:
             bar.close()
     return pd.DataFrame(out)
+
+
+# ------------------------------------------------------------------ the mended one
+def mended_nodes(
+    samples: Sequence[Sample],
+    depths: Iterable[int] = (2, 3, 4),
+    *,
+    heuristic: str = HEURISTIC,
+    progress: bool = True,
+) -> pd.DataFrame:
+    """The mended Hypermax against MaxN and MaxN-IS, normalised, improved flavour: per
+    sample and depth whether its move and vector are MaxN's, and the nodes of each."""
+    depths = list(depths)
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=len(samples) * len(depths), unit="position", desc="mended")
+    rows = []
+    try:
+        for depth in depths:
+            for i, sample in enumerate(samples):
+                options = {"depth": depth, "normalize": True, "heuristic": heuristic}
+                maxn = search(sample.position, "maxn", **options)
+                maxnis = search(sample.position, "maxnis", **options)
+                plain = search(sample.position, "hypermax", **options)
+                mended = search(sample.position, "hypermax", mended=True, **options)
+                rows.append(
+                    {
+                        "sample": i,
+                        "players": sample.players,
+                        "phase": sample.phase,
+                        "depth": depth,
+                        "same_move": mended.index == maxn.index,
+                        "same_vector": np.array_equal(
+                            mended.scores[mended.index], maxn.scores[maxn.index]
+                        ),
+                        "maxn_nodes": maxn.nodes,
+                        "maxnis_nodes": maxnis.nodes,
+                        "hypermax_nodes": plain.nodes,
+                        "mended_nodes": mended.nodes,
+                    }
+                )
+                if bar is not None:
+                    bar.update()
+    finally:
+        if bar is not None:
+            bar.close()
+    return pd.DataFrame(rows)
+
+
+def savings(per_position: pd.DataFrame) -> pd.DataFrame:
+    """Per players and depth: positions, how many the mended Hypermax matched MaxN on,
+    and the total nodes of each search with the mended one's share of MaxN's and
+    MaxN-IS's."""
+    g = per_position.groupby(["players", "depth"])
+    out = g.agg(
+        positions=("sample", "size"),
+        same=("same_vector", "sum"),
+        maxn_nodes=("maxn_nodes", "sum"),
+        maxnis_nodes=("maxnis_nodes", "sum"),
+        hypermax_nodes=("hypermax_nodes", "sum"),
+        mended_nodes=("mended_nodes", "sum"),
+    ).reset_index()
+    out["mended_of_maxn"] = out["mended_nodes"] / out["maxn_nodes"]
+    out["mended_of_maxnis"] = out["mended_nodes"] / out["maxnis_nodes"]
+    return out
