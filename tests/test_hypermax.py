@@ -35,6 +35,16 @@ def test_mean_shift_reorders_a_players_preferences():
     assert hyper == full == 0 and why is None
 
 
+def test_mean_shift_breaks_a_tie_by_rounding_when_normalised():
+    # normalised, player 0 has 0 in both leaves (its last pawn lost in both lines): a
+    # tie, MaxN keeps the first. But the quotients of (0, 1, 4, 1) add up to 1 - 2**-53,
+    # not 1, so Hypermax's shifted entry is -0.24999999999999997 there, -0.25 on the
+    # left, and it takes the right one (the normalised departures at depth 2)
+    hyper, full, why = departure([(0, 1, 1, 1), (0, 1, 4, 1)], (0, 1, 2, 3), normalize=True)
+    assert (hyper, full) == (1, 0)
+    assert (why.cause, why.path, why.player) == ("mean shift", (), 0)
+
+
 def test_an_inherited_bound_keeps_a_nodes_first_child():
     # (sums 9: the shift is the same at every leaf.) The root's left move gives player 0
     # 5 (alpha 2 shifted); below the right move player 0 moves again, inherits that

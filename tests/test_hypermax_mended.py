@@ -92,3 +92,13 @@ def test_an_agent_plays_the_mended_hypermax():
     agent = Agent("hypermax", depth=3, normalize=True, options={"mended": True})
     full = search(pos, "maxn", depth=3, normalize=True)
     assert agent.choose(pos).move == pos.legal_moves[full.index]
+
+
+def test_mended_hypermax_keeps_maxns_tie_rule_when_normalised():
+    # the rounding tie of tests/test_hypermax.py: MaxN keeps the first leaf, so does the
+    # mended Hypermax (it compares the normalised scores, not their shifted rounding)
+    tree = ExplicitTree.from_nested([(0, 1, 1, 1), (0, 1, 4, 1)], (0, 1, 2, 3))
+    options = {**TREE, "depth": 1, "normalize": True}
+    assert search(tree.state, "hypermax", flavour="thesis", **options).index == 1
+    tree.reset()
+    assert search(tree.state, "hypermax", mended=True, **options).index == 0
