@@ -4,8 +4,10 @@ real positions, and the measurement's table."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from chameleon_lab.analysis import hypermax as H
-from chameleon_lab.games.trees import TREE_OPS, ExplicitTree, tree_values
+from chameleon_lab.games.trees import F_VALUES, HEADER, REC, TREE_OPS, ExplicitTree, tree_values
 from chameleon_lab.search.api import search
 
 TREE = {"game": TREE_OPS, "heuristic": tree_values, "depth": 10}
@@ -77,6 +79,29 @@ def test_a_cut_nodes_partial_value_taken_by_its_parent():
     hyper, full, why = departure(nested)
     assert (hyper, full) == (1, 0)
     assert (why.cause, why.path, why.player) == ("cut, parent takes the partial value", (1, 1), 2)
+
+
+def test_the_root_order_of_iterative_deepening_breaks_ties_differently():
+    # improved flavour, unnormalised. The root's two moves lead to nodes whose own
+    # scores, seen by the first iteration at its horizon, are (3, 0, 0) and (4, 4, 4):
+    # MaxN ranks the right one first (4 > 3), Hypermax the left (3 - 1 > 4 - 4, the
+    # mean shift). In the second iteration both moves give player 0 the same 2 (shifted
+    # 1): each search keeps the one it searched first, and the moves differ although
+    # every value agrees with MaxN's
+    tree = ExplicitTree.from_nested([[(2, 1, 0)], [(2, 0, 1)]])
+    values = tree.state.view(np.float64)
+    for path, inner in (((0,), (3, 0, 0)), ((1,), (4, 4, 4))):
+        at = HEADER + tree.paths.index(path) * REC + F_VALUES
+        values[at : at + 3] = inner
+    options = {**TREE, "depth": 2, "normalize": False}
+    hyper = search(tree.state, "hypermax", **options)
+    full = search(tree.state, "maxn", **options)
+    assert (hyper.index, full.index) == (0, 1)
+    assert hyper.scores[0][0] == H.shifted(full.scores[1], np.array([1, 1, 1, 0]))[0]
+    why = H.explain(tree.state, 2, "improved", False, tree_values, game=TREE_OPS)
+    assert (why.cause, why.path, why.player) == ("root order", (), 0)
+    # the thesis's flavour searches the root in generation order: no departure
+    assert H.explain(tree.state, 2, "thesis", False, tree_values, game=TREE_OPS) is None
 
 
 def test_no_cause_where_they_agree():
