@@ -11,7 +11,7 @@ child would have to beat every entry at once, which a zero-sum vector cannot.
   alive, from seeded random self-play (the differential checks' sampler,
   :func:`chameleon_lab.search.differential.game_positions`), labelled by phase;
 * :func:`compare` and :func:`departures`: Hypermax against MaxN of the same flavour and
-  normalisation at the same depth, through the public :func:`~.search.api.search`: a
+  normalisation at the same depth, through the public :func:`~chameleon_lab.search.api.search`: a
   *move departure* is another root move, a *value departure* another root vector
   (MaxN's shifted by its mean exactly as Hypermax shifts its leaves, so the two are
   comparable bit for bit); :func:`departure_table` the rates;
@@ -23,6 +23,16 @@ child would have to beat every entry at once, which a zero-sum vector cannot.
 * :func:`mended_nodes`: the mended Hypermax (``search(..., "hypermax", mended=True)``,
   see :func:`chameleon_lab.search.api.mended_hypermax`) against MaxN and MaxN-IS:
   the same move and vector as MaxN, and the nodes each searched.
+
+What the causes come to on Chameleon Chess (``pawns100roles``, 1,000 positions of three
+and four players, depths 2-4; the rates by setting are :func:`departure_table`'s):
+unnormalised, most departures are the mean shift (MaxN maximises a player's own
+material, Hypermax its material less the mean, so it also values taking the others'),
+and against the normalised MaxN the thesis ran, unnormalised Hypermax departs far less.
+Normalised, the mean shift is left only as rounding where the player to move has 0 in
+tied leaves; the departures come from the cut (from depth 3 with three players, 4 with
+four: every player needs an alpha entry) and, from depth 4, from the inherited bound. The
+mended Hypermax removes all of them.
 """
 
 from __future__ import annotations
@@ -227,10 +237,14 @@ class _Walk:
     """A game's tree walked from Python with its compiled functions: children, leaves
     scored as the searches score them."""
 
-    def __init__(self, ops: Any, evaluate: Callable, norm: bool) -> None:
+    def __init__(
+        self, ops: Any, evaluate: Callable, norm: bool, search_options: dict | None = None
+    ) -> None:
         self.ops = ops
         self.evaluate = evaluate
         self.norm = norm
+        #: the game, heuristic and normalisation for the compiled MaxN (None: in Python)
+        self.search_options = search_options
         self.moves = np.zeros((1, ops.max_moves), dtype=np.int64)
         self.undo = np.zeros((1, ops.undo_size), dtype=np.int64)
 
@@ -303,10 +317,15 @@ def hypermax_trace(
 
 
 def maxn_value(walk: _Walk, state: np.ndarray, depth: int) -> np.ndarray:
-    """MaxN's vector (the scores, not shifted), the first of equals winning ties."""
+    """MaxN's vector (the scores, not shifted), the first of equals winning ties: by the
+    thesis flavour's compiled MaxN where ``walk`` has the game and heuristic for it
+    (the same vectors, bit for bit), else written out in Python."""
     p, kids = walk.children(state, depth)
     if not kids:
         return walk.score(state)
+    if walk.search_options is not None and depth >= 2:
+        result = search(state, "maxn", flavour="thesis", depth=depth, **walk.search_options)
+        return result.scores[result.index].copy()
     best = None
     for child in kids:
         value = maxn_value(walk, child, depth - 1)
@@ -375,7 +394,8 @@ def explain(
         ops = game.ops
     else:
         ops = game
-    walk = _Walk(ops, leaf_evaluator(game, heuristic), normalize)
+    compiled = {"game": game, "heuristic": heuristic, "normalize": normalize}
+    walk = _Walk(ops, leaf_evaluator(game, heuristic), normalize, compiled)
     players = np.asarray(ops.players_alive(state), dtype=np.int64)
     p, kids = walk.children(state, depth)
     if flavour == "improved":
