@@ -5,8 +5,10 @@ real positions, and the measurement's table."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from chameleon_lab.analysis import hypermax as H
+from chameleon_lab.analysis.treeplot import draw_example, run_example
 from chameleon_lab.games.trees import F_VALUES, HEADER, REC, TREE_OPS, ExplicitTree, tree_values
 from chameleon_lab.search.api import search
 
@@ -130,3 +132,26 @@ def test_phases_and_samples_are_reproducible():
     again = H.sample_positions(24, seed=5)
     assert [s.position.to_json() for s in again] == [s.position.to_json() for s in SAMPLES]
     assert {s.phase for s in SAMPLES} <= {name for name, _ in H.PHASE_SHARES}
+
+
+@pytest.mark.parametrize("name", list(H.CAUSE_TREES))
+def test_each_cause_tree_departs_for_its_cause(name):
+    example = H.CAUSE_TREES[name]
+    maxn_run, hyper_run = run_example(example)
+    assert hyper_run.choice != maxn_run.choice
+    normalize = example.searches[0]["normalize"]
+    tree = ExplicitTree.from_nested(example.nested, example.players)
+    why = H.explain(tree.state, 10, "thesis", normalize, tree_values, game=TREE_OPS)
+    assert why.cause == name.split(" (")[0]
+    assert why.cause in H.CAUSES
+
+
+def test_the_cause_trees_draw():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+
+    for example in H.CAUSE_TREES.values():
+        draw_example(example)
+        plt.close("all")

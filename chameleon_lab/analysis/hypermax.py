@@ -50,6 +50,7 @@ from ..search.api import search
 from ..search.core import leaf_evaluator, state_of
 from ..search.deepening import _order
 from ..search.differential import game_positions
+from .treeplot import Example
 
 #: Phases by the share of the seated players' pawns still on the board (four players:
 #: 13-16 pawns opening, 9-12 middle, 8 or fewer late, as notebook 05's phases).
@@ -77,6 +78,54 @@ CAUSES = {
     "of the previous iteration's values, which differ between the two, and ties among "
     "equal root moves fall to another first move",
     "other": "none of the above (none was found)",
+}
+
+
+def _cause_tree(title: str, nested: Any, players: tuple[int, ...], normalize: bool) -> Example:
+    searches = [
+        {"algorithm": a, "flavour": "thesis", "normalize": normalize} for a in ("maxn", "hypermax")
+    ]
+    return Example(title, nested, players, searches)
+
+
+#: The smallest explicit tree of each cause (the root-order one needs values at inner
+#: nodes, which nested lists cannot give; ``tests/test_hypermax.py`` builds it), as
+#: :mod:`.treeplot` examples that search MaxN and Hypermax (thesis flavour, to the
+#: leaves) and draw as figures 4.1-4.6 do; the tests explain each and find its cause.
+CAUSE_TREES: dict[str, Example] = {
+    "mean shift": _cause_tree(
+        "Mean shift: 3 of 3 (shifted 2) beats 4 of 12 (shifted 0), unnormalised",
+        [(3, 0, 0), (4, 4, 4)],
+        (0, 1, 2),
+        False,
+    ),
+    "mean shift (rounding)": _cause_tree(
+        "Mean shift by rounding: player 0 has 0 in both leaves, normalised; the right "
+        "one's quotients add up to 1 - 2**-53",
+        [(0, 1, 1, 1), (0, 1, 4, 1)],
+        (0, 1, 2, 3),
+        True,
+    ),
+    "inherited bound": _cause_tree(
+        "Inherited bound: player 0 moves again below its root move and keeps its first "
+        "child, neither beating the root's 5",
+        [(5, 2, 2), [[(1, 7, 1), (4, 1, 4)], (6, 3, 0)]],
+        (0, 1, 0, 2),
+        False,
+    ),
+    "cut, bound from higher up": _cause_tree(
+        "Cut bounded from higher up (figure 4.6): player 1 would take the cut leaf",
+        [(2, -1, -1), [(3, -2, -1), [(1, -3, 2), (-2, -1, 3)]]],
+        (0, 1, 2),
+        False,
+    ),
+    "cut, parent takes the partial value": _cause_tree(
+        "Cut whose partial value the parent takes: player 1's best becomes 1, not 2, and "
+        "its last leaf replaces it",
+        [(2, -1, -1), [(-3, 0, 3), [(-2, 1, 1), (-4, 2, 2)], (3, 2, -5)]],
+        (0, 1, 2),
+        False,
+    ),
 }
 
 
