@@ -155,6 +155,31 @@ def deep_search(
     return DeepSearch(algorithm, ops_of(game), evaluate, bool(normalize), max_sum)
 
 
+def mended_hypermax(normalize: bool | None) -> tuple[str, bool]:
+    """The search that ``hypermax`` with ``mended=True`` runs, and its normalisation
+    (``None``: normalised).
+
+    Hypermax stops a node once the entries of its alpha vector, each player's best at
+    the nodes above where it moved, add up to 0 or more on scores shifted by their mean.
+    Three things make that unsound, and mending them gives speculative pruning
+    (Sturtevant 2003, :mod:`.speculative`), which the mended Hypermax therefore runs:
+
+    * the shift by each leaf's own mean reorders a player's preferences unless every
+      vector has the same sum: the mend keeps MaxN's scores, which the test compares
+      with the largest sum ``max_sum`` (1 normalised; the alpha sum reaching 0 on
+      shifted scores is the bests reaching ``max_sum``);
+    * a node replaces its best only by a child beating the alpha entry handed down from
+      an ancestor, so it may return its first child when none does: the mend replaces
+      the best by MaxN's rule (a strictly larger entry of the player to move);
+    * the vector of a node cut this way is only a bound, yet the nodes above take it
+      (the parent as its best, or a higher one through a choice it changed): the mend
+      searches a cut node again, without bounds from above, when its parent accepts it.
+
+    See :mod:`chameleon_lab.analysis.hypermax` for the departures each of them causes.
+    """
+    return "maxnsp", True if normalize is None else bool(normalize)
+
+
 def search(
     position: Any,
     algorithm: str = "paranoid",
@@ -253,6 +278,11 @@ def _improved(
             **check_options(spec, options),
         )
     game = resolve_game(position, game)
+    if algorithm == "hypermax":
+        own = check_options(spec, options)
+        spec.check(**own)
+        if own["mended"]:
+            algorithm, normalize = mended_hypermax(normalize)
     method = deep_search(
         algorithm, game=game, heuristic=heuristic, normalize=normalize, max_sum=max_sum
     )

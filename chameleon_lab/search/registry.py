@@ -63,6 +63,12 @@ class Algorithm:
     notes: Mapping[str, str] = field(default_factory=dict)
 
 
+def _check_mended(mended: Any = False) -> None:
+    """Hypermax's one option: ``mended``, a bool."""
+    if not isinstance(mended, bool):
+        raise ValueError(f"hypermax's option mended must be True or False, got {mended!r}")
+
+
 ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
     for a in (
@@ -101,10 +107,15 @@ ALGORITHMS: dict[str, Algorithm] = {
             "Hypermax",
             False,
             False,
-            {},
+            {"mended": False},
             I.hypermax_node,
             I.hypermax_root_args,
             "Fridenfalk 2014",
+            check=lambda **o: _check_mended(**o),
+            notes={
+                "mended": "improved flavour: Hypermax's cut made sound (the root values "
+                "are MaxN's; see chameleon_lab.analysis.hypermax)"
+            },
         ),
         Algorithm(
             "maxnsp",

@@ -1,0 +1,104 @@
+"""The mended Hypermax (``search(..., "hypermax", mended=True)``, see
+:func:`chameleon_lab.search.api.mended_hypermax`) against MaxN: its move and vector on
+explicit trees drawn by hypothesis (MaxN written out in Python is the judge), on the
+trees where Hypermax departs, and on Chameleon positions with three and four players at
+depths 1-4 (the unpruned MaxN is the judge); its nodes against MaxN's and MaxN-IS's."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_speculative import ORDERS, TOTAL, maxn, trees
+
+from chameleon_lab.analysis import hypermax as H
+from chameleon_lab.games.trees import TREE_OPS, ExplicitTree, tree_values
+from chameleon_lab.search.api import search
+
+TREE = {"game": TREE_OPS, "heuristic": tree_values, "depth": 10}
+SAMPLES = H.sample_positions(24, seed=5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(order=st.sampled_from(ORDERS), depth=st.integers(2, 5), data=st.data())
+def test_mended_hypermax_is_maxn_on_explicit_trees(order, depth, data):
+    players = max(order) + 1
+    nested = data.draw(trees(players, depth), label="tree")
+    tree = ExplicitTree.from_nested(nested, order)
+    options = {**TREE, "depth": depth, "normalize": False}
+    full = search(tree.state, "maxn", **options)
+    tree.reset()
+    mended = search(tree.state, "hypermax", mended=True, max_sum=float(TOTAL), **options)
+    assert mended.index == full.index
+    assert tuple(mended.scores[mended.index][:players]) == maxn(nested, 0, order)
+
+
+@pytest.mark.parametrize("nested", [
+    [(2, -1, -1), [(3, -2, -1), [(1, -3, 2), (-2, -1, 3)]]],
+    [(2, -1, -1), [(-3, 0, 3), [(-2, 1, 1), (-4, 2, 2)], (3, 2, -5)]],
+])  # fmt: skip
+def test_mended_hypermax_mends_the_cut_trees(nested):
+    # the two cut trees above, their scores made non-negative (each entry + 5: sum 15)
+    shifted = _add(nested, 5)
+    tree = ExplicitTree.from_nested(shifted)
+    options = {**TREE, "depth": 3, "normalize": False}
+    mended = search(tree.state, "hypermax", mended=True, max_sum=15.0, **options)
+    assert mended.index == 0
+    assert tuple(mended.scores[0][:3]) == maxn(shifted, 0, (0, 1, 2))
+
+
+def _add(node, k):
+    if isinstance(node, tuple):
+        return tuple(v + k for v in node)
+    return [_add(c, k) for c in node]
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+def test_mended_hypermax_is_maxn_on_chameleon_positions(depth):
+    samples = SAMPLES if depth < 4 else SAMPLES[::3]
+    assert {s.players for s in samples} == {3, 4}
+    for s in samples:
+        full = search(s.position, "maxn", depth=depth, normalize=True)
+        mended = search(s.position, "hypermax", depth=depth, mended=True)  # normalised
+        assert mended.index == full.index, (depth, s.position)
+        np.testing.assert_array_equal(mended.scores[mended.index], full.scores[full.index])
+
+
+def test_mended_hypermax_saves_nodes_against_maxn_and_maxnis():
+    rows = H.mended_nodes(SAMPLES[::4], depths=(3, 4), progress=False)
+    assert rows["same_vector"].all() and rows["same_move"].all()
+    four = rows[(rows["players"] == 4) & (rows["depth"] == 4)]
+    assert four["mended_nodes"].sum() < 0.9 * four["maxnis_nodes"].sum()
+    # a cut node taken by its parent is searched again: on a position that can cost
+    # more than MaxN's nodes, not on the sum
+    assert rows["mended_nodes"].sum() < rows["maxn_nodes"].sum()
+
+
+def test_mended_is_an_option_of_the_improved_flavour_only():
+    pos = SAMPLES[0].position
+    with pytest.raises(ValueError, match="thesis flavour takes no options"):
+        search(pos, "hypermax", flavour="thesis", depth=2, mended=True)
+    with pytest.raises(ValueError, match="mended must be True or False"):
+        search(pos, "hypermax", depth=2, mended="yes")
+    with pytest.raises(ValueError, match="needs max_sum"):
+        search(pos, "hypermax", depth=2, mended=True, normalize=False)
+
+
+def test_an_agent_plays_the_mended_hypermax():
+    from chameleon_lab.agents import Agent
+
+    pos = SAMPLES[1].position
+    agent = Agent("hypermax", depth=3, normalize=True, options={"mended": True})
+    full = search(pos, "maxn", depth=3, normalize=True)
+    assert agent.choose(pos).move == pos.legal_moves[full.index]
+
+
+def test_mended_hypermax_keeps_maxns_tie_rule_when_normalised():
+    # the rounding tie of tests/test_hypermax.py: MaxN keeps the first leaf, so does the
+    # mended Hypermax (it compares the normalised scores, not their shifted rounding)
+    tree = ExplicitTree.from_nested([(0, 1, 1, 1), (0, 1, 4, 1)], (0, 1, 2, 3))
+    options = {**TREE, "depth": 1, "normalize": True}
+    assert search(tree.state, "hypermax", flavour="thesis", **options).index == 1
+    tree.reset()
+    assert search(tree.state, "hypermax", mended=True, **options).index == 0
