@@ -7,6 +7,7 @@ whose optimum is known; an interrupted run against an uninterrupted one.
 
 from __future__ import annotations
 
+import json
 import random
 
 import numpy as np
@@ -14,6 +15,7 @@ import pytest
 from positions import random_positions
 
 from chameleon_lab.agents import Agent
+from chameleon_lab.analysis.tuning import TuningSpec, against, tune
 from chameleon_lab.games.chameleon import heuristics as CH
 from chameleon_lab.games.chameleon import kernel as K
 from chameleon_lab.games.chameleon.board import ROLE_POINTS
@@ -136,3 +138,176 @@ def test_functions_without_closed_numbers_keep_their_fingerprints() -> None:
 def test_bad_weights(game: str, weights: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         check_weights(game, weights)
+
+
+# ----------------------------------------------------------------------------- tuner
+
+OPTIMUM = np.array([5.0, 3.0, 7.0])
+
+
+def quadratic(x: np.ndarray, generation: int) -> list[float]:
+    """A score whose maximum, 0, is at OPTIMUM (inside the default bounds)."""
+    return list(-((x - OPTIMUM) ** 2).sum(axis=1))
+
+
+SPEC = TuningSpec(popsize=8, generations=30, sigma0=0.3, seed=3)
+
+
+def test_cma_es_finds_the_optimum_of_a_quadratic_and_repeats_itself() -> None:
+    result = tune(SPEC, objective=quadratic, progress=False)
+    tuned = np.array([result.weights[f] for f in SPEC.features])
+    assert np.abs(tuned - OPTIMUM).max() < 0.1
+    assert result.weights["pawns"] == 100.0 and result.best_score > -0.01
+    assert result.generations == 30 and len(result.history) == 30 * 8
+    curve = result.curve
+    assert curve["best"].iloc[-1] > curve["best"].iloc[0]
+    again = tune(SPEC, objective=quadratic, progress=False)
+    assert again.weights == result.weights and again.history.equals(result.history)
+    other = tune(TuningSpec(popsize=8, generations=30, sigma0=0.3, seed=4), objective=quadratic,
+                 progress=False)  # fmt: skip
+    assert other.weights != result.weights
+
+
+def test_the_global_random_state_neither_moves_nor_is_moved() -> None:
+    np.random.seed(0)  # noqa: NPY002
+    before = np.random.get_state()[1].copy()  # noqa: NPY002
+    quiet = tune(SPEC, objective=quadratic, progress=False)
+    assert np.array_equal(np.random.get_state()[1], before)  # noqa: NPY002
+
+    def noisy(x: np.ndarray, generation: int) -> list[float]:
+        np.random.random(5)  # noqa: NPY002 - the caller's stream, drawn between asks
+        return quadratic(x, generation)
+
+    assert tune(SPEC, objective=noisy, progress=False).weights == quiet.weights
+
+
+def test_an_interrupted_run_ends_as_an_uninterrupted_one(tmp_path) -> None:
+    whole = tune(SPEC, tmp_path / "whole.jsonl", objective=quadratic, progress=False)
+    log = tmp_path / "parts.jsonl"
+    first = tune(SPEC, log, objective=quadratic, progress=False, stop_after=11)
+    assert first.generations == 11
+    calls = []
+
+    def counting(x: np.ndarray, generation: int) -> list[float]:
+        calls.append(generation)
+        return quadratic(x, generation)
+
+    rest = tune(SPEC, log, objective=counting, progress=False)
+    assert calls == list(range(11, 30))  # only the missing generations were scored
+    assert rest.weights == whole.weights and rest.history.equals(whole.history)
+    assert log.read_text() == (tmp_path / "whole.jsonl").read_text()
+
+
+def test_a_torn_last_line_is_cut_and_the_generation_scored_again(tmp_path) -> None:
+    log = tmp_path / "log.jsonl"
+    tune(SPEC, log, objective=quadratic, progress=False, stop_after=5)
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:-1]) + lines[-1][:40])  # killed while writing generation 4
+    calls = []
+
+    def counting(x: np.ndarray, generation: int) -> list[float]:
+        calls.append(generation)
+        return quadratic(x, generation)
+
+    result = tune(SPEC, log, objective=counting, progress=False, stop_after=6)
+    assert calls == [4, 5] and result.generations == 6
+    assert [json.loads(line).get("generation") for line in log.read_text().splitlines()] == [
+        None, 0, 1, 2, 3, 4, 5
+    ]  # fmt: skip
+
+
+def test_a_log_of_another_spec_is_refused(tmp_path) -> None:
+    log = tmp_path / "log.jsonl"
+    tune(SPEC, log, objective=quadratic, progress=False, stop_after=2)
+    other = TuningSpec(popsize=8, generations=30, sigma0=0.3, seed=5)
+    with pytest.raises(ValueError, match="log of another tuning run"):
+        tune(other, log, objective=quadratic, progress=False)
+
+
+@pytest.mark.parametrize(
+    ("change", "match"),
+    [
+        (
+            {"low": (0.0, 5.0, 0.0), "high": (20.0, 2.0, 10.0)},
+            "mobility must have low below high, got low=5 > high=2",
+        ),
+        ({"low": (1.0, 0.0, 0.0), "high": (1.0, 10.0, 10.0)}, "low = high = 1"),
+        ({"low": (-1.0, 0.0, 0.0)}, "low bound of roles must be >= 0"),
+        ({"x0": (30.0, 0.0, 0.0)}, "x0 of roles must lie within"),
+        ({"x0": (1.0, 0.0)}, "x0 must be 3 finite numbers"),
+        ({"features": ("roles", "discs")}, "chameleon has no feature 'discs'; its features"),
+        ({"fixed": {"roles": 2.0}}, "roles: tuned and fixed at once"),
+        ({"sigma0": 0.0}, "sigma0 must be a number in"),
+        ({"popsize": 1}, "popsize must be a whole number >= 2, got 1"),
+        ({"generations": 0}, "generations must be a whole number >= 1"),
+        ({"seed": -1}, "seed must be a whole number >= 0"),
+        ({"opponent": "nonsense"}, "unknown heuristic 'nonsense'"),
+        ({"templates": ("X,X,_,_",)}, "X \\(the candidate\\) once"),
+        ({"game": "nim"}, "nim has no weighted heuristic"),
+    ],
+)
+def test_bad_specs(change: dict, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        TuningSpec(**change)
+
+
+def test_an_objective_must_score_every_candidate() -> None:
+    with pytest.raises(ValueError, match="must return 8 finite scores"):
+        tune(SPEC, objective=lambda x, g: [0.0], progress=False)
+
+
+def test_a_spec_survives_its_dict() -> None:
+    assert TuningSpec.from_dict(json.loads(json.dumps(SPEC.to_dict()))) == SPEC
+    with pytest.raises(ValueError, match="unknown tuning key"):
+        TuningSpec.from_dict({"weights": 1})
+
+
+# ----------------------------------------------------------------------- real games
+
+
+@pytest.mark.slow
+def test_a_tiny_real_run_end_to_end(tmp_path) -> None:
+    """Two generations of four candidates, depth 1, two games each, in this process;
+    then the tuned heuristic against two of the thesis's."""
+    spec = TuningSpec(popsize=4, generations=2, depth=1, repetitions=1, seed=2, opening_plies=2)
+    log, records = tmp_path / "log.jsonl", tmp_path / "records"
+    result = tune(spec, log, records=records, workers=1, progress=False)
+    assert result.generations == 2 and len(result.history) == 8
+    assert result.history["score"].between(0, 1).all()
+    assert len(list(records.glob("tuning-g00*.jsonl"))) == 2
+    again = tune(spec, log, records=records, workers=1, progress=False)  # all from the log
+    assert again.weights == result.weights
+    tuned = result.heuristic()
+    assert tuned.name.startswith("weighted-")
+    table = against(tuned.name, ("pawns", "pawns100roles"), depth=1, repetitions=1,
+                    opening_plies=2, workers=1, progress=False)  # fmt: skip
+    assert list(table["opponent"]) == ["pawns", "pawns100roles"]
+    assert (table["games"] == 2).all()
+    assert (table["ci_low"] <= table["win_rate"]).all()
+    assert (table["win_rate"] <= table["ci_high"]).all()
+    with pytest.raises(ValueError, match="exactly one of depth and time_ms"):
+        against(tuned.name, depth=1, time_ms=10)
+    with pytest.raises(ValueError, match="unknown heuristic 'nonsense'"):
+        against(tuned.name, ("nonsense",), depth=1, workers=1, progress=False)
+
+
+@pytest.mark.slow
+def test_the_same_tuner_tunes_othello() -> None:
+    spec = TuningSpec(
+        game="othello",
+        features=("mobility", "corners"),
+        x0=(1.0, 10.0),
+        low=(0.0, 0.0),
+        high=(5.0, 40.0),
+        fixed={"discs": 1.0},
+        popsize=2,
+        generations=1,
+        depth=1,
+        repetitions=1,
+        opening_plies=2,
+        name="othello-tuning",
+    )
+    assert spec.opponent == "hard" and spec.templates == ("X,O", "O,X")
+    result = tune(spec, workers=1, progress=False)
+    assert len(result.history) == 2 and result.history["score"].between(0, 1).all()
+    assert set(result.weights) == {"discs", "mobility", "corners"}
