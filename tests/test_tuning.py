@@ -198,6 +198,24 @@ def test_an_interrupted_run_ends_as_an_uninterrupted_one(tmp_path) -> None:
     assert log.read_text() == (tmp_path / "whole.jsonl").read_text()
 
 
+def test_a_log_continues_into_more_generations(tmp_path) -> None:
+    short = TuningSpec(popsize=8, generations=10, sigma0=0.3, seed=3)
+    assert short.fingerprint == SPEC.fingerprint  # generations are not part of it
+    assert short.log_file(tmp_path) == SPEC.log_file(tmp_path)
+    assert TuningSpec(popsize=8, generations=10, seed=3).fingerprint != SPEC.fingerprint
+    log = SPEC.log_file(tmp_path)
+    tune(short, log, objective=quadratic, progress=False)
+    calls = []
+
+    def counting(x: np.ndarray, generation: int) -> list[float]:
+        calls.append(generation)
+        return quadratic(x, generation)
+
+    longer = tune(SPEC, log, objective=counting, progress=False)
+    assert calls == list(range(10, 30))
+    assert longer.weights == tune(SPEC, objective=quadratic, progress=False).weights
+
+
 def test_a_torn_last_line_is_cut_and_the_generation_scored_again(tmp_path) -> None:
     log = tmp_path / "log.jsonl"
     tune(SPEC, log, objective=quadratic, progress=False, stop_after=5)

@@ -35,6 +35,7 @@ whose optimum they know.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -62,6 +63,15 @@ CANDIDATE, OPPONENT = "X", "O"
 DEFAULT_TEMPLATES = {"chameleon": ("X,O,_,_", "O,X,_,_")}
 #: What each log line is, so a log of something else is refused.
 LOG_KIND = "chameleon_lab.tuning"
+
+
+def opponents_of(game: str) -> tuple[str, ...]:
+    """The heuristics a tuned one meets by default: Chameleon Chess's the thesis's four
+    (:data:`THESIS_HEURISTICS`), another game's built-in ones but ``uniform``."""
+    registry = get_game(game).heuristics
+    if registry.game == "chameleon":
+        return THESIS_HEURISTICS
+    return tuple(n for n in registry.names if registry.get(n).builtin and n != "uniform")
 
 
 def default_templates(game: str) -> tuple[str, ...]:
@@ -190,6 +200,26 @@ class TuningSpec:
         out = asdict(self)
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
 
+    def identity(self) -> dict[str, Any]:
+        """The parameters that decide the run's generations: all but ``generations``
+        (generation ``g`` is the same in a run of any length, so a log continues into
+        more generations and serves a shorter run too)."""
+        out = self.to_dict()
+        del out["generations"]
+        return out
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of :meth:`identity`."""
+        text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    def log_file(self, folder: str | Path) -> Path:
+        """``folder/NAME-FINGERPRINT.jsonl``: the log of this spec's runs, so a rerun
+        (or one with more generations) continues it, and a run with other parameters
+        starts a log of its own."""
+        return Path(folder) / f"{self.name}-{self.fingerprint}.jsonl"
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> TuningSpec:
         """A spec from :meth:`to_dict` output (unknown keys raise ``ValueError``)."""
@@ -280,7 +310,9 @@ def _read_log(path: Path, spec: TuningSpec) -> list[dict[str, Any]]:
     if not rows:
         return []
     head = rows[0]
-    if head.get("kind") != LOG_KIND or head.get("spec") != spec.to_dict():
+    theirs = dict(head.get("spec") or {})
+    theirs.pop("generations", None)
+    if head.get("kind") != LOG_KIND or theirs != spec.identity():
         raise ValueError(
             f"{path} is the log of another tuning run (its spec: {head.get('spec')}); "
             "give another log file, or the spec it was made with"
@@ -310,13 +342,15 @@ def tune(
 ) -> TuningResult:
     """Tune ``spec``'s weights by CMA-ES; see the module docstring.
 
-    ``log``: the JSON Lines file of the run (``None``: nothing is kept); a run on an
-    existing log continues after its last finished generation and ends as an
-    uninterrupted run would. ``objective`` scores the candidates (default: games
-    against the opponent, :func:`game_objective`, whose records go to the folder
-    ``records`` if given, so an interrupted generation resumes game by game, on
-    ``workers`` local processes or a Dask ``client``). ``stop_after``: stop once that
-    many generations are finished (to split a run; the log continues it).
+    ``log``: the JSON Lines file of the run (``None``: nothing is kept;
+    :meth:`TuningSpec.log_file` names one per spec); a run on an existing log continues
+    after its last finished generation and ends as an uninterrupted run would (with
+    more generations than the log holds it plays only the new ones). ``objective``
+    scores the candidates (default: games against the opponent, :func:`game_objective`,
+    whose records go to the folder ``records`` if given, so an interrupted generation
+    resumes game by game, on ``workers`` local processes or a Dask ``client``).
+    ``stop_after``: stop once that many generations are finished (to split a run; the
+    log continues it).
     """
     import cma
 
@@ -339,8 +373,8 @@ def tune(
                 "popsize": spec.popsize,
                 "verbose": -9,
                 "tolfun": 0.0,  # a fixed number of generations: no early stops
-                "tolflatfitness": spec.generations + 1,
-                "tolstagnation": spec.generations + 1,
+                "tolflatfitness": 10**9,
+                "tolstagnation": 10**9,
             },
         )
     rows = []
