@@ -104,6 +104,7 @@ def test_the_name_and_fingerprint_change_with_the_weights() -> None:
     assert a.name.startswith("weighted-") and a.name != b.name
     assert a.fingerprint != b.fingerprint
     assert a.name in get_game("chameleon").heuristics
+    assert a.doc == "Weighted heuristic of chameleon: pawns 100, roles 1, mobility 0, centre 0"
     # a fresh compile of the same weights has the same fingerprint (it travels by it)
     again = CH.weighted_evaluator(100.0, 1.0, 0.0, 0.0)
     assert again is not a.function and fingerprint(again) == a.fingerprint

@@ -109,7 +109,12 @@ def weighted_function(game: str, weights: Mapping[str, float]) -> Callable:
     full = check_weights(game, weights)
     key = (get_game(game).name, tuple(full.values()))
     if key not in _FUNCTIONS:
-        _FUNCTIONS[key] = _FACTORIES[key[0]](*full.values())
+        function = _FACTORIES[key[0]](*full.values())
+        # what the registry shows as its documentation: the weights, not the factory's
+        function.py_func.__doc__ = f"Weighted heuristic of {key[0]}: " + ", ".join(
+            f"{f} {w:g}" for f, w in full.items()
+        )
+        _FUNCTIONS[key] = function
     return _FUNCTIONS[key]
 
 
