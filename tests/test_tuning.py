@@ -199,6 +199,21 @@ def test_an_interrupted_run_ends_as_an_uninterrupted_one(tmp_path) -> None:
     assert log.read_text() == (tmp_path / "whole.jsonl").read_text()
 
 
+def test_a_run_killed_in_a_generation_resumes_there(tmp_path) -> None:
+    log = tmp_path / "log.jsonl"
+
+    def interrupted(x: np.ndarray, generation: int) -> list[float]:
+        if generation == 7:
+            raise KeyboardInterrupt  # Ctrl-C while the generation's games are played
+        return quadratic(x, generation)
+
+    with pytest.raises(KeyboardInterrupt):
+        tune(SPEC, log, objective=interrupted, progress=False)
+    assert len(log.read_text().splitlines()) == 1 + 7  # the header and generations 0-6
+    resumed = tune(SPEC, log, objective=quadratic, progress=False)
+    assert resumed.weights == tune(SPEC, objective=quadratic, progress=False).weights
+
+
 def test_a_log_continues_into_more_generations(tmp_path) -> None:
     short = TuningSpec(popsize=8, generations=10, sigma0=0.3, seed=3)
     assert short.fingerprint == SPEC.fingerprint  # generations are not part of it
