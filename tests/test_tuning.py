@@ -96,6 +96,25 @@ def test_othello_weights_give_its_heuristics_exactly() -> None:
             assert np.array_equal(_scores(mobility, state), _scores(OH.mobility, state))
 
 
+def test_connect_four_weights_give_its_heuristics_exactly() -> None:
+    from chameleon_lab.games.connect4 import heuristics as C4
+
+    rng = random.Random(5)
+    game = get_game("connect4")
+    lines = weighted_function("connect4", {"stones": 1})
+    weighted_lines = weighted_function("connect4", {"stones": 1, "pairs": 2, "triples": 7})
+    seen = 0
+    for _ in range(30):
+        position = game.start()
+        while not position.is_over:
+            position = position.play(rng.choice(position.legal_moves))
+            state = position.state
+            assert np.array_equal(_scores(lines, state), _scores(C4.lines, state))
+            assert np.array_equal(_scores(weighted_lines, state), _scores(C4.weighted_lines, state))
+            seen += 1
+    assert seen > 300
+
+
 def test_the_name_and_fingerprint_change_with_the_weights() -> None:
     a = weighted_heuristic("chameleon", {"pawns": 100, "roles": 1})
     same = weighted_heuristic("chameleon", {"pawns": 100.0, "roles": 1.0, "centre": 0})

@@ -3,9 +3,10 @@
 The thesis closes (chapter 7) with more evaluation functions and self-learning as open
 questions. Here the weights of a weighted heuristic (:mod:`chameleon_lab.games.weighted`:
 Chameleon Chess's pawns, roles, mobility and centre; Othello's discs, mobility and
-corners) are searched for by CMA-ES (the ``cma`` package), each candidate scored by
-games against a fixed opponent (for Chameleon Chess the thesis's best heuristic,
-``pawns100roles``) with the same search at the same fixed depth.
+corners; Connect Four's stones, pairs and triples in open lines) are searched for by
+CMA-ES (the ``cma`` package), each candidate scored by games against a fixed opponent
+(for Chameleon Chess the thesis's best heuristic, ``pawns100roles``) with the same
+search at the same fixed depth.
 
 * :class:`TuningSpec` says what is tuned: the game, the features and their bounds, the
   start point, CMA-ES's step size, population and generations, the seed, the opponent,

@@ -2,7 +2,8 @@
 
 A weighted heuristic scores each player by a weighted sum of features the game offers
 (Chameleon Chess: pawns, roles, mobility, centre; Othello: discs, mobility, corners;
-see each game's ``WEIGHTED_FEATURES``). It exists so that weights can be searched for
+Connect Four: stones, pairs and triples in lines still open; see each game's
+``WEIGHTED_FEATURES``). It exists so that weights can be searched for
 (:mod:`chameleon_lab.analysis.tuning` tunes them by self-play) and every weight vector
 tried is a heuristic like any researcher's own: compiled with its weights as constants
 (no cost at the leaves for a feature weighted 0), registered with its game under a name
@@ -25,6 +26,7 @@ import math
 from collections.abc import Callable, Mapping
 
 from .chameleon import heuristics as chameleon_heuristics
+from .connect4 import heuristics as connect4_heuristics
 from .heuristics import Heuristic
 from .othello import heuristics as othello_heuristics
 from .registry import get_game
@@ -33,10 +35,12 @@ from .registry import get_game
 FEATURES: dict[str, tuple[str, ...]] = {
     "chameleon": chameleon_heuristics.WEIGHTED_FEATURES,
     "othello": othello_heuristics.WEIGHTED_FEATURES,
+    "connect4": connect4_heuristics.WEIGHTED_FEATURES,
 }
 _FACTORIES: dict[str, Callable[..., Callable]] = {
     "chameleon": chameleon_heuristics.weighted_evaluator,
     "othello": othello_heuristics.weighted_evaluator,
+    "connect4": connect4_heuristics.weighted_evaluator,
 }
 #: The compiled function of each (game, weights), so the same weights are compiled once
 #: per process (and the searches specialised for them, once).
