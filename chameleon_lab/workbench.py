@@ -42,6 +42,7 @@ NOTEBOOKS = (
     "07_connect_four_reversi",
     "08_search_efficiency",
     "09_beyond_the_thesis",
+    "10_tuning",
 )
 SOURCES = ("legacy", "thesis", "improved")
 #: The searches notebooks 05 and 08 may compare on four-player Chameleon Chess.
@@ -98,6 +99,14 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "games": 12,
             "two_player_budgets_ms": [10],
             "two_player_repetitions": 2,
+        },
+        "10_tuning": {
+            "popsize": 4,
+            "generations": 3,
+            "depth": 1,
+            "repetitions": 1,
+            "eval_repetitions": 3,
+            "eval_time_ms": 0,
         },
     },
     "full": {
@@ -157,6 +166,14 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "games": 90,
             "two_player_budgets_ms": [10, 100],
             "two_player_repetitions": 8,
+        },
+        "10_tuning": {
+            "popsize": 8,
+            "generations": 12,
+            "depth": 2,
+            "repetitions": 4,
+            "eval_repetitions": 25,
+            "eval_time_ms": 10,
         },
     },
 }

@@ -28,6 +28,15 @@ ROOT = Path(__file__).resolve().parents[1]
 PAPERMILL = str(Path(sys.executable).with_name("papermill"))
 
 TINY = {
+    "10_tuning": {
+        "popsize": 2,
+        "generations": 1,
+        "depth": 1,
+        "repetitions": 1,
+        "opening_plies": 2,
+        "eval_repetitions": 1,
+        "workers": 1,  # in the kernel: two workers would each compile the candidates
+    },
     "07_connect_four_reversi": {
         "perft_depth": 3,
         "selfplay_games": 2,
@@ -79,6 +88,7 @@ TINY = {
     },
 }
 PROMISED = {
+    "10_tuning": (["tuning_curve", "tuning_against"], ["tuning_history", "tuning_against"]),
     "07_connect_four_reversi": (
         ["c4_opening_values_4x4"],
         [
@@ -211,6 +221,8 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
         ("05_time_budgets", {"flavour": "fast"}, "unknown flavour 'fast'"),
         ("06_two_player_search", {"settings": ["warp"]}, "unknown setting 'warp'"),
         ("06_two_player_search", {"game": "chameleon"}, "not a two-player zero-sum game"),
+        ("10_tuning", {"low": [0, 5, 0], "high": [20, 2, 10]}, "low=5 > high=2"),
+        ("10_tuning", {"features": ["roles", "discs"]}, "chameleon has no feature 'discs'"),
     ],
 )
 def test_bad_parameters_stop_at_the_check_cell(name, params, message, tmp_path):

@@ -335,3 +335,55 @@ def plot_effort_by_phase(moves: pd.DataFrame) -> Any:
     fig.suptitle("Search effort per move by game phase (all budgets)")
     fig.tight_layout()
     return fig
+
+
+def plot_tuning_curve(curve: pd.DataFrame, opponent: str = "the opponent") -> Any:
+    """The tuning curve: best and mean candidate score per generation
+    (:attr:`.tuning.TuningResult.curve`), with the even score 1/2 marked."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.8))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    ax.plot(curve["generation"], curve["best"], marker="o", color=colours[0],
+            label="best candidate")  # fmt: skip
+    ax.plot(curve["generation"], curve["mean"], marker="s", linestyle="--", color=colours[1],
+            label="mean of the generation")  # fmt: skip
+    ax.axhline(0.5, color="0.5", linewidth=0.8, label="even (1/2)")
+    ax.set_xlabel("generation")
+    ax.set_xticks(list(curve["generation"]))
+    ax.set_ylabel(f"share of points against {opponent}")
+    ax.set_ylim(-0.02, 1.02)
+    ax.legend(fontsize=8, loc="lower right")
+    ax.set_title("CMA-ES tuning: score per generation (a win 1, a draw 1/2)", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_against(table: pd.DataFrame) -> Any:
+    """Win rates of a heuristic against each opponent with 95 % intervals, one marker
+    per budget (:func:`.tuning.against` rows, concatenated over budgets)."""
+    import matplotlib.pyplot as plt
+
+    budgets = list(dict.fromkeys(table["budget"]))
+    opponents = list(dict.fromkeys(table["opponent"]))
+    fig, ax = plt.subplots(figsize=(8.4, 1.4 + 0.5 * len(opponents) * len(budgets)))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    step = 0.8 / max(len(budgets), 1)
+    for k, budget in enumerate(budgets):
+        part = table[table["budget"] == budget].set_index("opponent").reindex(opponents)
+        y = np.arange(len(opponents)) + (k - (len(budgets) - 1) / 2) * step
+        err = [part["win_rate"] - part["ci_low"], part["ci_high"] - part["win_rate"]]
+        ax.errorbar(part["win_rate"], y, xerr=err, fmt="o", capsize=3, color=colours[k],
+                    label=f"{budget} ({int(part['games'].iloc[0])} games each)")  # fmt: skip
+    ax.axvline(0.5, color="0.5", linewidth=0.8)
+    ax.set_yticks(np.arange(len(opponents)), opponents)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.set_xlabel("win rate of the tuned heuristic (bars: 95 % Wilson intervals)")
+    ax.set_ylabel("opponent")
+    ax.legend(fontsize=8, title="budget", title_fontsize=8, loc="upper left",
+              bbox_to_anchor=(1.01, 1.0))  # fmt: skip
+    name = table["heuristic"].iloc[0] if len(table) else ""
+    ax.set_title(f"{name} against the thesis's heuristics", fontsize=10)
+    fig.tight_layout()
+    return fig

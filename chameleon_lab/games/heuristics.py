@@ -48,10 +48,16 @@ def uniform_two(state: np.ndarray, out: np.ndarray) -> None:
 
 @functools.lru_cache(maxsize=1024)
 def fingerprint(function: Callable) -> str:
-    """A short hash of a heuristic's source (its byte code where there is no source).
+    """A short hash of a heuristic's source (its byte code where there is no source),
+    and of the numbers it closes over.
 
     Equal code gives equal fingerprints in every process, so a record can say which
-    version of a heuristic played its game.
+    version of a heuristic played its game. A heuristic made by a factory (such as the
+    weighted heuristics of :mod:`chameleon_lab.games.weighted`, whose weights numba
+    compiles in as constants) shares its source with every other one the factory made:
+    the numbers it closes over are hashed too, so other weights give another
+    fingerprint. Functions that close over no numbers keep the fingerprint of their
+    source alone.
     """
     py = getattr(function, "py_func", function)
     try:
@@ -59,7 +65,31 @@ def fingerprint(function: Callable) -> str:
     except (OSError, TypeError):
         code = py.__code__
         text = code.co_code + repr(code.co_consts).encode() + repr(code.co_names).encode()
+    numbers = _closed_numbers(py)
+    if numbers:
+        text += b"\0closure:" + repr(numbers).encode()
     return hashlib.sha256(text).hexdigest()[:12]
+
+
+def _closed_numbers(py: Callable) -> tuple[tuple[str, object], ...]:
+    """The numbers (and tuples of numbers) a function closes over, by variable name."""
+    cells = getattr(py, "__closure__", None) or ()
+    names = getattr(getattr(py, "__code__", None), "co_freevars", ())
+    out = []
+    for name, cell in zip(names, cells, strict=False):
+        try:
+            value = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if _is_number(value) or (
+            isinstance(value, tuple) and value and all(_is_number(v) for v in value)
+        ):
+            out.append((name, value))
+    return tuple(out)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, (bool, int, float, np.integer, np.floating))
 
 
 @dataclass(frozen=True)

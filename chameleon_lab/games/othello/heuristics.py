@@ -219,3 +219,43 @@ OTHELLO_HEURISTICS.builtin("uniform")(uniform_two)
 def score_bound() -> float:
     """An upper bound of every built-in score: the opening's 64 + :data:`WIPEOUT`."""
     return 65.0 + WIPEOUT
+
+
+#: The features of :func:`weighted_evaluator`, in the order of its weights: per player,
+#: discs, legal placements (mobility) and corners held.
+WEIGHTED_FEATURES = ("discs", "mobility", "corners")
+
+
+def weighted_evaluator(discs: float, mobility: float, corners: float = 0.0):
+    """A compiled heuristic scoring each player ``1 + discs * own discs + mobility * own
+    legal placements + corners * own corners`` (:data:`WEIGHTED_FEATURES`; weights
+    compiled in as constants, at least 0, so every score is at least 1 as the module's
+    other heuristics are). Weights ``(1, 0, 0)`` give exactly ``discs``, ``(0, 1, 10)``
+    exactly ``mobility``. Register one with
+    :func:`chameleon_lab.games.weighted.weighted_heuristic`.
+    """
+    wd, wm, wc = float(discs), float(mobility), float(corners)
+
+    @njit
+    def weighted(state, out):
+        """Weighted discs, mobility and corners (weights compiled in)."""
+        black = _U(state[K.BLACK])
+        white = _U(state[K.WHITE])
+        corner_mask = _U((1 << 0) | (1 << 7) | (1 << 56) | (1 << 63))
+        s0 = 1.0
+        s1 = 1.0
+        if wd != 0.0:
+            s0 += wd * float(K.popcount(black))
+            s1 += wd * float(K.popcount(white))
+        if wm != 0.0:
+            s0 += wm * float(K.popcount(K.mobility(black, white)))
+            s1 += wm * float(K.popcount(K.mobility(white, black)))
+        if wc != 0.0:
+            s0 += wc * float(K.popcount(black & corner_mask))
+            s1 += wc * float(K.popcount(white & corner_mask))
+        out[0] = s0
+        out[1] = s1
+        out[2] = 0.0
+        out[3] = 0.0
+
+    return weighted

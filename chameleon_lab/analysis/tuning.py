@@ -1,0 +1,577 @@
+"""Heuristics tuned by self-play: CMA-ES over the weights of a weighted heuristic.
+
+The thesis closes (chapter 7) with more evaluation functions and self-learning as open
+questions. Here the weights of a weighted heuristic (:mod:`chameleon_lab.games.weighted`:
+Chameleon Chess's pawns, roles, mobility and centre; Othello's discs, mobility and
+corners; Connect Four's stones, pairs and triples in open lines) are searched for by
+CMA-ES (the ``cma`` package), each candidate scored by games against a fixed opponent
+(for Chameleon Chess the thesis's best heuristic, ``pawns100roles``) with the same
+search at the same fixed depth.
+
+* :class:`TuningSpec` says what is tuned: the game, the features and their bounds, the
+  start point, CMA-ES's step size, population and generations, the seed, the opponent,
+  the search and the games (seatings, repetitions, random openings).
+* :func:`tune` runs it. Each generation's candidates are played through the
+  tournament machinery (:func:`~chameleon_lab.tournament.run_session`, one session a
+  generation on the process pool or Dask, records resumable game by game) and the
+  generation is appended as one line to a JSON Lines log. Run again, it replays the
+  logged generations through CMA-ES (the same seed asks for the same candidates, which
+  are checked against the log) and plays only the rest, so an interrupted run ends
+  exactly where an uninterrupted one does.
+* :func:`against` plays a heuristic against others (the thesis's four,
+  :data:`THESIS_HEURISTICS`) at an equal depth or an equal time per move and returns
+  win rates with 95 % Wilson intervals.
+
+CMA-ES searches in coordinates scaled to ``[0, 1]`` per feature (``low`` to ``high``),
+so features of different magnitudes (100 per pawn, 1 per role point) get comparable
+steps; ``sigma0`` is in those units. A score is the candidate's share of points over its
+games (a win 1, a draw 1/2), higher is better; CMA-ES minimises its negative. The
+tuned weights (:attr:`TuningResult.weights`) are CMA-ES's final mean, its estimate of
+the optimum under noisy scores; the best scored candidate is kept beside it.
+
+The objective is replaceable (``tune(..., objective=f)`` with ``f(weights, generation)
+-> scores``, ``weights`` an array of one row per candidate): the tests tune a quadratic
+whose optimum they know.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from ..games.registry import get_game
+from ..games.weighted import check_features, features_of, weighted_heuristic
+from ..tournament import Session, run_session, session_records, tables
+from .stats import win_rates
+
+#: The thesis's four heuristics of Chameleon Chess (table 5.2), the opponents of
+#: :func:`against` by default.
+THESIS_HEURISTICS = ("pawns", "pawns10roles", "pawns100roles", "pawns100moves")
+#: The seat of the candidate and of the opponent in a seating template.
+CANDIDATE, OPPONENT = "X", "O"
+#: Seating templates by default: the two-player game from both sides.
+DEFAULT_TEMPLATES = {"chameleon": ("X,O,_,_", "O,X,_,_")}
+#: What each log line is, so a log of something else is refused.
+LOG_KIND = "chameleon_lab.tuning"
+
+
+def opponents_of(game: str) -> tuple[str, ...]:
+    """The heuristics a tuned one meets by default: Chameleon Chess's the thesis's four
+    (:data:`THESIS_HEURISTICS`), another game's built-in ones but ``uniform``."""
+    registry = get_game(game).heuristics
+    if registry.game == "chameleon":
+        return THESIS_HEURISTICS
+    return tuple(n for n in registry.names if registry.get(n).builtin and n != "uniform")
+
+
+def default_templates(game: str) -> tuple[str, ...]:
+    """Seatings of one candidate and the opponent: ``X`` the candidate, ``O`` the
+    opponent, ``_`` an empty seat (Chameleon Chess: red and green, both ways round;
+    a two-player game: both sides)."""
+    name = get_game(game).name
+    return DEFAULT_TEMPLATES.get(name, ("X,O", "O,X"))
+
+
+def check_templates(templates: Any) -> tuple[str, ...]:
+    """Seating templates as a tuple: each one entry per seat, ``X`` (the candidate)
+    once, ``O`` (the opponent) and ``_`` (empty), such as ``"X,O,_,_"``; ``ValueError``
+    naming a template that is not."""
+    if isinstance(templates, str) or not hasattr(templates, "__iter__"):
+        raise ValueError(f"templates must be a list of seatings, got {templates!r}")
+    out = tuple(templates)
+    for t in out:
+        seats = t.split(",") if isinstance(t, str) else []
+        if seats.count(CANDIDATE) != 1 or not set(seats) <= {CANDIDATE, OPPONENT, "_"}:
+            raise ValueError(
+                f"a seating template is one entry per seat, X (the candidate) once, O "
+                f"(the opponent) and _ (empty), such as 'X,O,_,_'; got {t!r}"
+            )
+    if not out:
+        raise ValueError("templates must hold at least one seating")
+    return out
+
+
+def _number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, (int, float, np.integer, np.floating))
+
+
+@dataclass(frozen=True)
+class TuningSpec:
+    """What a tuning run tunes and how it scores a candidate (see the module docstring).
+
+    * ``features``, ``x0``, ``low``, ``high``: the tuned weights, where CMA-ES starts and
+      the bounds of each (``low <= x0 <= high``, ``low < high``, ``low >= 0``);
+      ``fixed``: weights of other features held constant (Chameleon Chess by default:
+      100 per pawn, as the thesis's heuristics, since only the ratios between the
+      weights matter to a search).
+    * ``sigma0``: CMA-ES's initial step in the scaled coordinates (0 to 1 per feature);
+      ``popsize`` candidates a generation, ``generations`` generations; ``seed`` drives
+      CMA-ES and the games' openings.
+    * ``opponent`` (default: the game's default heuristic, Chameleon Chess's
+      ``pawns100roles``), ``algorithm`` and ``depth``: the search both sides use.
+    * ``templates``: seatings with ``X`` for the candidate and ``O`` for the opponent
+      (default :func:`default_templates`); each is played ``repetitions`` times a
+      generation, every repetition from its own random opening of ``opening_plies``
+      plies (the same openings for every candidate of a generation, new ones each
+      generation).
+    """
+
+    game: str = "chameleon"
+    features: tuple[str, ...] = ("roles", "mobility", "centre")
+    x0: tuple[float, ...] = (1.0, 0.0, 0.0)
+    low: tuple[float, ...] = (0.0, 0.0, 0.0)
+    high: tuple[float, ...] = (20.0, 10.0, 10.0)
+    fixed: Mapping[str, float] = field(default_factory=lambda: {"pawns": 100.0})
+    sigma0: float = 0.25
+    popsize: int = 6
+    generations: int = 5
+    seed: int = 1
+    opponent: str | None = None
+    algorithm: str = "paranoid"
+    depth: int = 2
+    templates: tuple[str, ...] | None = None
+    repetitions: int = 4
+    opening_plies: int = 4
+    name: str = "tuning"
+
+    def __post_init__(self) -> None:
+        features = check_features(self.game, self.features)
+        object.__setattr__(self, "features", features)
+        n = len(features)
+        for key in ("x0", "low", "high"):
+            value = getattr(self, key)
+            if isinstance(value, (str, bytes)) or not hasattr(value, "__len__"):
+                raise ValueError(f"{key} must be a list of {n} numbers, got {value!r}")
+            if len(value) != n or not all(_number(v) and math.isfinite(v) for v in value):
+                raise ValueError(
+                    f"{key} must be {n} finite numbers, one per feature "
+                    f"({', '.join(features)}), got {list(value)}"
+                )
+            object.__setattr__(self, key, tuple(float(v) for v in value))
+        for f, lo, hi, x in zip(features, self.low, self.high, self.x0, strict=True):
+            if lo >= hi:
+                raise ValueError(
+                    f"the bounds of {f} must have low below high, got low={lo:g} > high={hi:g}"
+                    if lo > hi
+                    else f"the bounds of {f} must have low below high, got low = high = {lo:g}"
+                )
+            if lo < 0:
+                raise ValueError(f"the low bound of {f} must be >= 0 (weights are), got {lo:g}")
+            if not lo <= x <= hi:
+                raise ValueError(f"x0 of {f} must lie within [{lo:g}, {hi:g}], got {x:g}")
+        if not isinstance(self.fixed, Mapping):
+            raise ValueError(f"fixed must be a mapping feature -> weight, got {self.fixed!r}")
+        clash = sorted(set(self.fixed) & set(features))
+        if clash:
+            raise ValueError(f"{', '.join(clash)}: tuned and fixed at once")
+        if self.fixed:
+            check_features(self.game, list(self.fixed))
+        object.__setattr__(self, "fixed", {k: float(v) for k, v in self.fixed.items()})
+        if not _number(self.sigma0) or not 0 < self.sigma0 <= 1:
+            raise ValueError(
+                f"sigma0 must be a number in (0, 1] (scaled units), got {self.sigma0!r}"
+            )
+        for key, least in (("popsize", 2), ("generations", 1), ("depth", 1), ("repetitions", 1)):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                raise ValueError(f"{key} must be a whole number >= {least}, got {value!r}")
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
+            raise ValueError(f"seed must be a whole number >= 0, got {self.seed!r}")
+        if self.opponent is None:
+            object.__setattr__(self, "opponent", get_game(self.game).heuristics.default)
+        get_game(self.game).heuristics.get(self.opponent)  # a known one, or ValueError
+        templates = default_templates(self.game) if self.templates is None else self.templates
+        templates = check_templates(templates)
+        object.__setattr__(self, "templates", templates)
+        self.weights(np.asarray(self.x0))  # the start point is a valid heuristic
+
+    def to_dict(self) -> dict[str, Any]:
+        """The parameters, JSON-friendly (lists for tuples); :meth:`from_dict` inverts."""
+        out = asdict(self)
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
+
+    def identity(self) -> dict[str, Any]:
+        """The parameters that decide the run's generations: all but ``generations``
+        (generation ``g`` is the same in a run of any length, so a log continues into
+        more generations and serves a shorter run too)."""
+        out = self.to_dict()
+        del out["generations"]
+        return out
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of :meth:`identity`."""
+        text = json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    def log_file(self, folder: str | Path) -> Path:
+        """``folder/NAME-FINGERPRINT.jsonl``: the log of this spec's runs, so a rerun
+        (or one with more generations) continues it, and a run with other parameters
+        starts a log of its own."""
+        return Path(folder) / f"{self.name}-{self.fingerprint}.jsonl"
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TuningSpec:
+        """A spec from :meth:`to_dict` output (unknown keys raise ``ValueError``)."""
+        valid = list(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - set(valid))
+        if unknown:
+            raise ValueError(
+                f"unknown tuning key(s) {', '.join(unknown)}; valid: {', '.join(valid)}"
+            )
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+
+    def weights(self, x: Sequence[float]) -> dict[str, float]:
+        """Every feature's weight for the tuned values ``x`` (in feature order) with the
+        fixed ones, in the game's feature order."""
+        given = {**self.fixed, **dict(zip(self.features, (float(v) for v in x), strict=True))}
+        return {f: given.get(f, 0.0) for f in features_of(self.game)}
+
+    def scale(self, x: Sequence[float]) -> np.ndarray:
+        """Weights to CMA-ES's coordinates (0 at ``low``, 1 at ``high``)."""
+        low, high = np.asarray(self.low), np.asarray(self.high)
+        return (np.asarray(x, dtype=float) - low) / (high - low)
+
+    def unscale(self, z: Sequence[float]) -> np.ndarray:
+        """CMA-ES's coordinates to weights, clipped to the bounds."""
+        low, high = np.asarray(self.low), np.asarray(self.high)
+        return low + np.clip(np.asarray(z, dtype=float), 0.0, 1.0) * (high - low)
+
+
+#: ``objective(weights, generation) -> scores``: one row of tuned weights per candidate
+#: (in :attr:`TuningSpec.features` order), one score per row, higher better.
+Objective = Callable[[np.ndarray, int], Sequence[float]]
+
+
+@dataclass
+class TuningResult:
+    """A finished (or partly run) tuning: every candidate scored, and what came of it."""
+
+    spec: TuningSpec
+    history: pd.DataFrame  # generation, candidate, score, one column per tuned feature
+    weights: dict[str, float]  # CMA-ES's final mean: the tuned heuristic's weights
+    best_weights: dict[str, float]  # the best scored candidate's
+    best_score: float
+    log: Path | None = None
+
+    @property
+    def curve(self) -> pd.DataFrame:
+        """Best and mean score per generation (the tuning curve)."""
+        g = self.history.groupby("generation")["score"]
+        return pd.DataFrame({"best": g.max(), "mean": g.mean()}).reset_index()
+
+    @property
+    def generations(self) -> int:
+        """Generations finished."""
+        return int(self.history["generation"].nunique()) if len(self.history) else 0
+
+    def heuristic(self, *, best: bool = False) -> Any:
+        """The tuned weights (``best=True``: the best scored candidate's) registered as a
+        weighted heuristic of the game (:func:`.games.weighted.weighted_heuristic`)."""
+        return weighted_heuristic(self.spec.game, self.best_weights if best else self.weights)
+
+
+@contextmanager
+def _own_random_state(state: dict[str, Any]) -> Iterator[None]:
+    """Run CMA-ES on a numpy global random state of its own (``cma`` draws from
+    ``numpy.random``), so nothing else the process draws changes its candidates and
+    CMA-ES changes nothing of the caller's."""
+    outer = np.random.get_state()  # noqa: NPY002 - cma's own stream is the global one
+    if "state" in state:
+        np.random.set_state(state["state"])  # noqa: NPY002
+    try:
+        yield
+    finally:
+        state["state"] = np.random.get_state()  # noqa: NPY002
+        np.random.set_state(outer)  # noqa: NPY002
+
+
+def _read_log(path: Path, spec: TuningSpec) -> list[dict[str, Any]]:
+    """The generations logged in ``path`` for ``spec`` (a torn last line, from a run
+    killed while writing it, is cut off); ``ValueError`` for a log of another spec."""
+    if not path.exists():
+        return []
+    data = path.read_bytes()
+    lines = data.split(b"\n")
+    if lines and lines[-1]:  # no newline at the end: a torn line
+        with open(path, "r+b") as f:
+            f.truncate(len(data) - len(lines[-1]))
+    rows = [json.loads(line) for line in lines[:-1] if line.strip()]
+    if not rows:
+        return []
+    head = rows[0]
+    theirs = dict(head.get("spec") or {})
+    theirs.pop("generations", None)
+    if head.get("kind") != LOG_KIND or theirs != spec.identity():
+        raise ValueError(
+            f"{path} is the log of another tuning run (its spec: {head.get('spec')}); "
+            "give another log file, or the spec it was made with"
+        )
+    return rows[1:]
+
+
+def _append(path: Path, row: dict[str, Any]) -> None:
+    """Append one JSON line and flush it to disk (a line is the unit of progress)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(row, separators=(",", ":")) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def tune(
+    spec: TuningSpec,
+    log: str | Path | None = None,
+    *,
+    objective: Objective | None = None,
+    records: str | Path | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    progress: bool = True,
+    stop_after: int | None = None,
+) -> TuningResult:
+    """Tune ``spec``'s weights by CMA-ES; see the module docstring.
+
+    ``log``: the JSON Lines file of the run (``None``: nothing is kept;
+    :meth:`TuningSpec.log_file` names one per spec); a run on an existing log continues
+    after its last finished generation and ends as an uninterrupted run would (with
+    more generations than the log holds it plays only the new ones). ``objective``
+    scores the candidates (default: games against the opponent, :func:`game_objective`,
+    whose records go to the folder ``records`` if given, so an interrupted generation
+    resumes game by game, on ``workers`` local processes or a Dask ``client``).
+    ``stop_after``: stop once that many generations are finished (to split a run; the
+    log continues it).
+    """
+    import cma
+
+    if not isinstance(spec, TuningSpec):
+        raise ValueError(f"spec must be a TuningSpec, got {spec!r}")
+    if objective is None:
+        objective = game_objective(spec, records, workers=workers, client=client, progress=progress)
+    path = Path(log) if log is not None else None
+    logged = _read_log(path, spec) if path is not None else []
+    if path is not None and (not path.exists() or path.stat().st_size == 0):
+        _append(path, {"kind": LOG_KIND, "spec": spec.to_dict()})
+    rng: dict[str, Any] = {}
+    with _own_random_state(rng):
+        es = cma.CMAEvolutionStrategy(
+            list(spec.scale(spec.x0)),
+            spec.sigma0,
+            {
+                "seed": spec.seed + 1,  # cma takes 0 for "from the clock"
+                "bounds": [0.0, 1.0],
+                "popsize": spec.popsize,
+                "verbose": -9,
+                "tolfun": 0.0,  # a fixed number of generations: no early stops
+                "tolflatfitness": 10**9,
+                "tolstagnation": 10**9,
+            },
+        )
+    rows = []
+    last = spec.generations if stop_after is None else min(spec.generations, stop_after)
+    bar = tqdm(total=spec.generations, desc=spec.name, unit="generation", disable=not progress)
+    try:
+        for g in range(last):
+            with _own_random_state(rng):
+                z = es.ask()
+            x = np.array([spec.unscale(c) for c in z])
+            if g < len(logged):
+                entry = logged[g]
+                if entry.get("generation") != g or entry.get("candidates") != x.tolist():
+                    raise ValueError(
+                        f"generation {g} in {path} holds other candidates than CMA-ES asks "
+                        "for now: the log was not made by this spec and seed"
+                    )
+                scores = [float(s) for s in entry["scores"]]
+            else:
+                scores = [float(s) for s in objective(x, g)]
+                if len(scores) != len(x) or not all(math.isfinite(s) for s in scores):
+                    raise ValueError(
+                        f"the objective must return {len(x)} finite scores, got {scores}"
+                    )
+                if path is not None:
+                    _append(path, {"generation": g, "candidates": x.tolist(), "scores": scores})
+            with _own_random_state(rng):
+                es.tell(z, [-s for s in scores])
+            for i, (c, s) in enumerate(zip(x, scores, strict=True)):
+                rows.append(
+                    {"generation": g, "candidate": i, "score": s}
+                    | dict(zip(spec.features, map(float, c), strict=True))
+                )
+            bar.update(1)
+            bar.set_postfix(best=max(scores), refresh=False)
+    finally:
+        bar.close()
+    history = pd.DataFrame(rows, columns=["generation", "candidate", "score", *spec.features])
+    mean = spec.unscale(es.result.xfavorite) if rows else np.asarray(spec.x0)
+    if rows:
+        top = history.loc[history["score"].idxmax()]
+        best = spec.weights([top[f] for f in spec.features])
+        best_score = float(top["score"])
+    else:
+        best, best_score = spec.weights(spec.x0), math.nan
+    return TuningResult(spec, history, spec.weights(mean), best, best_score, path)
+
+
+def _seatings(templates: Sequence[str], candidate: str, opponent: str) -> list[list[str]]:
+    out = []
+    for t in templates:
+        seats = t.split(",")
+        out.append(
+            [candidate if s == CANDIDATE else opponent if s == OPPONENT else "_" for s in seats]
+        )
+    return out
+
+
+def _generation_seed(seed: int, generation: int) -> int:
+    return int(np.random.SeedSequence([seed, generation]).generate_state(1, dtype=np.uint32)[0])
+
+
+def _scores(records: list[dict[str, Any]]) -> pd.DataFrame:
+    """Per agent: games, wins, draws and the share of points (a draw counts 1/2)."""
+    rates = win_rates(tables(records), by="agent")
+    rates["score"] = (rates["wins"] + 0.5 * rates["draws"]) / rates["games"]
+    return rates.set_index("agent")
+
+
+def _play(session: Session, folder: str | Path | None, **run: Any) -> list[dict[str, Any]]:
+    """The records of ``session``'s games, played where missing (in ``folder``'s
+    records file if given); ``KeyboardInterrupt`` if the run was interrupted."""
+    out = session.records_file(folder) if folder is not None else None
+    if out is not None:
+        Path(folder).mkdir(parents=True, exist_ok=True)  # type: ignore[arg-type]
+    report = run_session(session, out, **run)
+    if report.interrupted:
+        raise KeyboardInterrupt(f"{session.name}: {report}")
+    return session_records(out, session) if out is not None else report.records
+
+
+def game_objective(
+    spec: TuningSpec,
+    records: str | Path | None = None,
+    *,
+    workers: int | None = None,
+    client: Any = None,
+    progress: bool = True,
+) -> Objective:
+    """The objective of :func:`tune` by default: each candidate's share of points in
+    its games against ``spec.opponent``.
+
+    A generation is one session (named ``NAME-gGGG``): every candidate as an agent of
+    its own with its weighted heuristic, the opponent, every template for every
+    candidate, ``spec.repetitions`` times, each repetition from its own random opening
+    (the same for all candidates, drawn from the seed and the generation)."""
+
+    def objective(x: np.ndarray, generation: int) -> list[float]:
+        agents: dict[str, dict[str, Any]] = {}
+        seatings: list[list[str]] = []
+        names = []
+        for i, row in enumerate(x):
+            h = weighted_heuristic(spec.game, spec.weights(row))
+            name = f"c{i}"
+            names.append(name)
+            agents[name] = {"algorithm": spec.algorithm, "heuristic": h.name, "depth": spec.depth}
+            seatings += _seatings(spec.templates, name, "opponent")  # type: ignore[arg-type]
+        agents["opponent"] = {
+            "algorithm": spec.algorithm,
+            "heuristic": spec.opponent,
+            "depth": spec.depth,
+        }
+        session = Session(
+            f"{spec.name}-g{generation:03d}",
+            agents,
+            design="fixed",
+            seatings=seatings,
+            repetitions=spec.repetitions,
+            seed=_generation_seed(spec.seed, generation),
+            game=spec.game,
+            opening_plies=spec.opening_plies,
+        )
+        scores = _scores(_play(session, records, workers=workers, client=client, progress=progress))
+        return [float(scores.at[n, "score"]) for n in names]
+
+    return objective
+
+
+def against(
+    heuristic: str | Any,
+    opponents: Sequence[str] = THESIS_HEURISTICS,
+    *,
+    game: str = "chameleon",
+    algorithm: str = "paranoid",
+    depth: int | None = None,
+    time_ms: float | None = None,
+    templates: Sequence[str] | None = None,
+    repetitions: int = 10,
+    opening_plies: int = 4,
+    seed: int = 0,
+    records: str | Path | None = None,
+    workers: int | None = None,
+    client: Any = None,
+    progress: bool = True,
+    name: str = "tuned",
+) -> pd.DataFrame:
+    """``heuristic`` against each of ``opponents`` with the same search and budget.
+
+    Exactly one of ``depth`` (equal depth) and ``time_ms`` (equal time per move). One
+    session per opponent (``NAME-vs-OPPONENT``): every template (default
+    :func:`default_templates`) ``repetitions`` times from random openings of
+    ``opening_plies`` plies. One row per opponent: games, wins, draws, losses of
+    ``heuristic``, its win rate with a 95 % Wilson interval and its share of points.
+    """
+    if (depth is None) == (time_ms is None):
+        raise ValueError(
+            f"give exactly one of depth and time_ms, got depth={depth!r}, time_ms={time_ms!r}"
+        )
+    if isinstance(opponents, str) or not opponents:
+        raise ValueError(f"opponents must be a list of heuristic names, got {opponents!r}")
+    registry = get_game(game).heuristics
+    own = registry.get(heuristic)
+    budget = {"depth": depth} if depth is not None else {"time_ms": time_ms}
+    templates = tuple(default_templates(game) if templates is None else templates)
+    templates = check_templates(templates)
+    rows = []
+    for opp in opponents:
+        registry.get(opp)  # a known heuristic, or ValueError naming the valid ones
+        session = Session(
+            f"{name}-vs-{opp}",
+            {
+                "tuned": {"algorithm": algorithm, "heuristic": own.name, **budget},
+                "opponent": {"algorithm": algorithm, "heuristic": opp, **budget},
+            },
+            design="fixed",
+            seatings=_seatings(templates, "tuned", "opponent"),
+            repetitions=repetitions,
+            seed=seed,
+            game=game,
+            opening_plies=opening_plies,
+        )
+        got = _scores(_play(session, records, workers=workers, client=client, progress=progress))
+        row = got.loc["tuned"]
+        rows.append(
+            {
+                "heuristic": own.name,
+                "opponent": opp,
+                "budget": f"depth {depth}" if depth is not None else f"{time_ms:g} ms",
+                "games": int(row["games"]),
+                "wins": int(row["wins"]),
+                "draws": int(row["draws"]),
+                "losses": int(row["losses"]),
+                "win_rate": float(row["win_rate"]),
+                "ci_low": float(row["ci_low"]),
+                "ci_high": float(row["ci_high"]),
+                "score": float(row["score"]),
+            }
+        )
+    return pd.DataFrame(rows)
