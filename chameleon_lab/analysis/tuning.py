@@ -12,7 +12,7 @@ search at the same fixed depth.
   start point, CMA-ES's step size, population and generations, the seed, the opponent,
   the search and the games (seatings, repetitions, random openings).
 * :func:`tune` runs it. Each generation's candidates are played through the
-  tournament machinery (:func:`~chameleon_lab.tournament.run_session`, one session a
+  tournament machinery (:func:`~chameleon_lab.tournament.runner.run_session`, one session a
   generation on the process pool or Dask, records resumable game by game) and the
   generation is appended as one line to a JSON Lines log. Run again, it replays the
   logged generations through CMA-ES (the same seed asks for the same candidates, which
@@ -26,7 +26,7 @@ CMA-ES searches in coordinates scaled to ``[0, 1]`` per feature (``low`` to ``hi
 so features of different magnitudes (100 per pawn, 1 per role point) get comparable
 steps; ``sigma0`` is in those units. A score is the candidate's share of points over its
 games (a win 1, a draw 1/2), higher is better; CMA-ES minimises its negative. The
-tuned weights (:attr:`TuningResult.weights`) are CMA-ES's final mean, its estimate of
+tuned weights (``TuningResult.weights``) are CMA-ES's final mean, its estimate of
 the optimum under noisy scores; the best scored candidate is kept beside it.
 
 The objective is replaceable (``tune(..., objective=f)`` with ``f(weights, generation)
@@ -249,8 +249,8 @@ class TuningSpec:
         return low + np.clip(np.asarray(z, dtype=float), 0.0, 1.0) * (high - low)
 
 
-#: ``objective(weights, generation) -> scores``: one row of tuned weights per candidate
-#: (in :attr:`TuningSpec.features` order), one score per row, higher better.
+# ``objective(weights, generation) -> scores``: one row of tuned weights per candidate
+# (in ``TuningSpec.features`` order), one score per row, higher better.
 Objective = Callable[[np.ndarray, int], Sequence[float]]
 
 
