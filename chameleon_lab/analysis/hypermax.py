@@ -43,6 +43,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from tqdm.auto import tqdm
 
 from ..games.heuristics import normalize as normalise_in_place
 from ..games.registry import Game, get_game
@@ -234,11 +235,12 @@ def departures(
         for d in depths
         for i, s in enumerate(samples[: (per_depth or {}).get(d, len(samples))])
     ]
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(jobs) * len(flavours), unit="position", desc="hypermax vs maxn")
+    bar = tqdm(
+        total=len(jobs) * len(flavours),
+        unit="position",
+        desc="hypermax vs maxn",
+        disable=not progress,
+    )
     rows = []
     try:
         for i, sample, depth in jobs:
@@ -254,11 +256,9 @@ def departures(
                             **row,
                         }
                     )
-                if bar is not None:
-                    bar.update()
+                bar.update()
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     return pd.DataFrame(rows)
 
 
@@ -509,11 +509,7 @@ def causes(
     todo = rows[rows["move_departs"] | rows["value_departs"]]
     if limit is not None:
         todo = todo.groupby(["depth", "flavour", "normalize"], group_keys=False).head(limit)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(todo), unit="departure", desc="causes")
+    bar = tqdm(total=len(todo), unit="departure", desc="causes", disable=not progress)
     out = []
     try:
         for row in todo.itertuples():
@@ -532,11 +528,9 @@ def causes(
                     "ply": len(why.path) if why else -1,
                 }
             )
-            if bar is not None:
-                bar.update()
+            bar.update()
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     return pd.DataFrame(out)
 
 
@@ -551,11 +545,9 @@ def mended_nodes(
     """The mended Hypermax against MaxN and MaxN-IS, normalised, improved flavour: per
     sample and depth whether its move and vector are MaxN's, and the nodes of each."""
     depths = list(depths)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=len(samples) * len(depths), unit="position", desc="mended")
+    bar = tqdm(
+        total=len(samples) * len(depths), unit="position", desc="mended", disable=not progress
+    )
     rows = []
     try:
         for depth in depths:
@@ -581,11 +573,9 @@ def mended_nodes(
                         "mended_nodes": mended.nodes,
                     }
                 )
-                if bar is not None:
-                    bar.update()
+                bar.update()
     finally:
-        if bar is not None:
-            bar.close()
+        bar.close()
     return pd.DataFrame(rows)
 
 
