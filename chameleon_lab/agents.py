@@ -48,6 +48,7 @@ from .search.api import (
     check_flavour,
     check_node_rate,
     deep_search,
+    improved_search,
     search,
 )
 from .search.core import MAX_DEPTH, RootResult, check_tt_bits
@@ -189,6 +190,8 @@ class Agent:
         if self.options is not None and not isinstance(self.options, Mapping):
             raise ValueError(f"options must be a dict of option names, got {self.options!r}")
         own = dict(self.options or {})
+        if own and self.flavour == "thesis":  # as search() refuses them, but up front
+            raise ValueError(f"the thesis flavour takes no options such as {sorted(own)}")
         clash = sorted(set(own) & set(SUITE_OPTIONS))
         if clash:
             raise ValueError(
@@ -206,14 +209,15 @@ class Agent:
         if self.tt_bits is None:  # stored resolved, so a record stays exact
             self.tt_bits = spec.tt_bits
         check_tt_bits(self.tt_bits)
+        runs, normalize = improved_search(self.algorithm, self.normalize, resolved)
         if self.normalize is None:  # stored resolved, so a record stays exact
-            self.normalize = DEFAULT_NORMALIZE[self.algorithm]
+            self.normalize = DEFAULT_NORMALIZE[runs] if normalize is None else normalize
         if not isinstance(self.normalize, (bool, np.bool_)):
             raise ValueError(f"normalize must be True, False or None, got {self.normalize!r}")
         self.normalize = bool(self.normalize)
         if self.flavour == "improved" and spec.driver is None:  # checks max_sum up front
             deep_search(
-                self.algorithm,
+                runs,
                 game=self.game,
                 heuristic=self._heuristic.function,
                 normalize=self.normalize,

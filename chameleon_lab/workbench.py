@@ -43,6 +43,7 @@ NOTEBOOKS = (
     "08_search_efficiency",
     "09_beyond_the_thesis",
     "10_tuning",
+    "11_hypermax",
 )
 SOURCES = ("legacy", "thesis", "improved")
 #: The searches notebooks 05 and 08 may compare on four-player Chameleon Chess.
@@ -108,6 +109,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "eval_repetitions": 3,
             "eval_time_ms": 0,
         },
+        "11_hypermax": {"positions": 200, "depths": [2, 3, 4], "session_budgets_ms": [10]},
     },
     "full": {
         "00_explore_heuristics": {
@@ -174,6 +176,12 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "repetitions": 4,
             "eval_repetitions": 25,
             "eval_time_ms": 10,
+        },
+        "11_hypermax": {
+            "positions": 1000,
+            "depths": [2, 3, 4, 5],
+            "cause_limit": 100,
+            "session_budgets_ms": [10, 100, 1000],
         },
     },
 }

@@ -102,3 +102,117 @@ def test_mended_hypermax_keeps_maxns_tie_rule_when_normalised():
     assert search(tree.state, "hypermax", flavour="thesis", **options).index == 1
     tree.reset()
     assert search(tree.state, "hypermax", mended=True, **options).index == 0
+
+
+def test_an_agent_refuses_a_mended_hypermax_it_cannot_play_when_it_is_made():
+    from chameleon_lab.agents import Agent
+
+    with pytest.raises(ValueError, match="needs max_sum"):  # not at its first move
+        Agent("hypermax", depth=2, normalize=False, options={"mended": True})
+    with pytest.raises(ValueError, match="thesis flavour takes no options"):
+        Agent("hypermax", flavour="thesis", depth=2, options={"mended": True})
+    # unnormalised with the bound of the scores' sum it is playable; by default the
+    # mended Hypermax is normalised, as search() takes it
+    assert Agent("hypermax", depth=2, options={"mended": True}).normalize is True
+    Agent("hypermax", depth=2, normalize=False, max_sum=1e6, options={"mended": True})
+
+
+@pytest.mark.parametrize("name", list(H.CAUSE_TREES))
+def test_the_traced_hypermax_returns_what_the_compiled_one_returns(name):
+    # the drawing labels Hypermax's nodes from the Python trace; the compiled thesis
+    # Hypermax is the judge of the root's value
+    example = H.CAUSE_TREES[name]
+    normalize = example.searches[-1]["normalize"]
+    tree = ExplicitTree.from_nested(example.nested, example.players)
+    compiled = search(tree.state, "hypermax", flavour="thesis", normalize=normalize, **TREE)
+    traced = H.traced_values(example)
+    root = np.array(traced[()], dtype=float)
+    if normalize:
+        root = root / root.sum()
+    players = np.zeros(4)
+    players[: len(root)] = 1.0
+    root = np.pad(root, (0, 4 - len(root)))
+    assert np.allclose(H.shifted(root, players), compiled.scores[compiled.index])
+    # the root's value comes from the branch the compiled search chose
+    chosen = example.nested[compiled.index]
+    leaves = [chosen] if isinstance(chosen, tuple) else list(_leaves(chosen))
+    assert traced[()] in leaves
+
+
+def _leaves(nested):
+    for child in nested:
+        if isinstance(child, tuple):
+            yield child
+        else:
+            yield from _leaves(child)
+
+
+def test_draw_cause_names_the_causes_it_draws():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib import pyplot as plt
+    from matplotlib.text import Annotation
+
+    fig = H.draw_cause("inherited bound")
+    maxn_panel, hyper_panel = (
+        sorted(t.get_text() for t in ax.texts if isinstance(t, Annotation)) for ax in fig.axes
+    )
+    # MaxN backs (4, 1, 4) and (6, 3, 0) up; Hypermax's P1 below keeps its first child
+    # and the root keeps its first leaf (the inherited bound), as its trace says
+    assert maxn_panel == ["(4, 1, 4)", "(6, 3, 0)", "(6, 3, 0)"]
+    assert hyper_panel == ["(1, 7, 1)", "(1, 7, 1)", "(5, 2, 2)"]
+    plt.close(fig)
+    with pytest.raises(ValueError, match="unknown cause 'gravity'; causes with a tree"):
+        H.draw_cause("gravity")
+
+
+def test_a_thesis_session_seats_the_mended_hypermax_where_it_seats_hypermax():
+    from chameleon_lab.thesis.sessions import MENDED_TABLES, THESIS_TABLES, thesis_session
+
+    for table in MENDED_TABLES:
+        family, suffixes = THESIS_TABLES[table]
+        name = f"{family}-{suffixes[0]}"
+        plain = thesis_session(name, "improved")
+        mended = thesis_session(name, "improved", mended=True)
+        assert plain.agents.keys() == mended.agents.keys() and "Hypermax" in plain.agents
+        for agent, params in mended.agents.items():
+            if agent == "Hypermax":
+                assert params["options"] == {"mended": True} and params["normalize"] is True
+            else:
+                assert params == plain.agents[agent]
+        assert mended.fingerprint != plain.fingerprint  # its own records file
+    with pytest.raises(ValueError, match='give flavour="improved"'):
+        thesis_session("4-all-t10", mended=True)
+    with pytest.raises(ValueError, match="mended must be True or False, got 1"):
+        thesis_session("4-all-t10", "improved", mended=1)
+
+
+def test_mended_beside_sets_the_two_runs_side_by_side():
+    import pandas as pd
+    from scipy.stats import fisher_exact
+
+    from chameleon_lab.thesis.compare import mended_beside
+
+    def summary(wins):
+        return pd.DataFrame(
+            {
+                "session": ["4-max-hyper-t1000", "4-max-hyper-t1000"],
+                "agent": ["MaxNIS", "Hypermax"],
+                "games": [38, 38],
+                "wins": wins,
+                "depth_median": [4.0, 5.0],
+            }
+        )
+
+    thesis = pd.DataFrame(
+        {"scope": ["session"], "session": ["4-max-hyper-t1000"], "algorithm": ["Hypermax"],
+         "games": [38], "wins": [14]}
+    )  # fmt: skip
+    side = mended_beside(summary([23, 13]), summary([11, 20]), thesis)
+    hyper = side[side["agent"] == "Hypermax"].iloc[0]
+    assert (hyper["plain_wins"], hyper["mended_wins"], hyper["thesis_wins"]) == (13, 20, 14)
+    assert hyper["mended_win_rate"] == pytest.approx(20 / 38)
+    assert hyper["p_exact"] == pytest.approx(fisher_exact([[13, 25], [20, 18]]).pvalue)
+    assert hyper["mended_ci_low"] < 20 / 38 < hyper["mended_ci_high"]
+    assert pd.isna(side[side["agent"] == "MaxNIS"].iloc[0]["thesis_wins"])

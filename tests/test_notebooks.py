@@ -28,6 +28,14 @@ ROOT = Path(__file__).resolve().parents[1]
 PAPERMILL = str(Path(sys.executable).with_name("papermill"))
 
 TINY = {
+    "11_hypermax": {
+        "positions": 4,
+        "depths": [2, 3],
+        "cause_limit": 2,
+        "tables": ["6.8"],
+        "session_budgets_ms": [2],
+        "workers": 1,  # in the kernel: two workers would each load the compiled searches
+    },
     "10_tuning": {
         "popsize": 2,
         "generations": 1,
@@ -88,6 +96,20 @@ TINY = {
     },
 }
 PROMISED = {
+    "11_hypermax": (
+        [
+            "hypermax_departures",
+            "hypermax_causes",
+            "hypermax_cause_inherited_bound",
+            "hypermax_mended_sessions",
+        ],
+        [
+            "hypermax_departures",
+            "hypermax_causes",
+            "hypermax_mended_nodes",
+            "hypermax_mended_sessions",
+        ],
+    ),
     "10_tuning": (["tuning_curve", "tuning_against"], ["tuning_history", "tuning_against"]),
     "07_connect_four_reversi": (
         ["c4_opening_values_4x4"],
@@ -223,6 +245,7 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
         ("06_two_player_search", {"game": "chameleon"}, "not a two-player zero-sum game"),
         ("10_tuning", {"low": [0, 5, 0], "high": [20, 2, 10]}, "low=5 > high=2"),
         ("10_tuning", {"features": ["roles", "discs"]}, "chameleon has no feature 'discs'"),
+        ("11_hypermax", {"tables": ["6.10"]}, "unknown table '6.10'; valid values: 6.8, 6.9, 6.11"),
     ],
 )
 def test_bad_parameters_stop_at_the_check_cell(name, params, message, tmp_path):

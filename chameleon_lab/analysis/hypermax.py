@@ -47,11 +47,12 @@ from tqdm.auto import tqdm
 
 from ..games.heuristics import normalize as normalise_in_place
 from ..games.registry import Game, get_game
+from ..games.trees import TREE_OPS, ExplicitTree, tree_values
 from ..search.api import search
 from ..search.core import leaf_evaluator, state_of
 from ..search.deepening import _order
 from ..search.differential import game_positions
-from .treeplot import Example
+from .treeplot import Example, draw_example
 
 #: Phases by the share of the seated players' pawns still on the board (four players:
 #: 13-16 pawns opening, 9-12 middle, 8 or fewer late, as notebook 05's phases).
@@ -59,6 +60,7 @@ PHASE_SHARES = (("opening", 0.75), ("middle", 0.5), ("late", 0.0))
 #: The seatings sampled, by number of players.
 SEATINGS = {3: "RGY", 4: "RGYB"}
 HEURISTIC = "pawns100roles"
+_TREE_DEPTH = 10  # deeper than any explicit tree here: every search runs to the leaves
 
 #: The causes :func:`explain` tells apart, each by the rule that assigns it at the node
 #: where the children searched agree with MaxN and the node does not (``p`` the player
@@ -92,7 +94,8 @@ def _cause_tree(title: str, nested: Any, players: tuple[int, ...], normalize: bo
 #: The smallest explicit tree of each cause (the root-order one needs values at inner
 #: nodes, which nested lists cannot give; ``tests/test_hypermax.py`` builds it), as
 #: :mod:`.treeplot` examples that search MaxN and Hypermax (thesis flavour, to the
-#: leaves) and draw as figures 4.1-4.6 do; the tests explain each and find its cause.
+#: leaves) and draw as figures 4.1-4.6 do (:func:`draw_cause`; players as drawn, P1 the
+#: root's); the tests explain each and find its cause.
 CAUSE_TREES: dict[str, Example] = {
     "mean shift": _cause_tree(
         "Mean shift: 3 of 3 (shifted 2) beats 4 of 12 (shifted 0), unnormalised",
@@ -101,27 +104,27 @@ CAUSE_TREES: dict[str, Example] = {
         False,
     ),
     "mean shift (rounding)": _cause_tree(
-        "Mean shift by rounding: player 0 has 0 in both leaves, normalised; the right "
+        "Mean shift by rounding: P1 has 0 in both leaves, normalised; the right "
         "one's quotients add up to 1 - 2**-53",
         [(0, 1, 1, 1), (0, 1, 4, 1)],
         (0, 1, 2, 3),
         True,
     ),
     "inherited bound": _cause_tree(
-        "Inherited bound: player 0 moves again below its root move and keeps its first "
+        "Inherited bound: P1 moves again below its root move and keeps its first "
         "child, neither beating the root's 5",
         [(5, 2, 2), [[(1, 7, 1), (4, 1, 4)], (6, 3, 0)]],
         (0, 1, 0, 2),
         False,
     ),
     "cut, bound from higher up": _cause_tree(
-        "Cut bounded from higher up (figure 4.6): player 1 would take the cut leaf",
+        "Cut bounded from higher up (figure 4.6): P2 would take the cut leaf",
         [(2, -1, -1), [(3, -2, -1), [(1, -3, 2), (-2, -1, 3)]]],
         (0, 1, 2),
         False,
     ),
     "cut, parent takes the partial value": _cause_tree(
-        "Cut whose partial value the parent takes: player 1's best becomes 1, not 2, and "
+        "Cut whose partial value the parent takes: P2's best becomes 1, not 2, and "
         "its last leaf replaces it",
         [(2, -1, -1), [(-3, 0, 3), [(-2, 1, 1), (-4, 2, 2)], (3, 2, -5)]],
         (0, 1, 2),
@@ -493,6 +496,41 @@ def explain(
         else:
             cause = "other"
         return Explanation(cause, path, p, left)
+
+
+def traced_values(example: Example) -> dict[tuple[int, ...], tuple]:
+    """What the thesis's Hypermax returns at every inner node it searched of an explicit
+    tree (:data:`CAUSE_TREES`), by path: the leaf whose (shifted) vector it returned,
+    written as the leaf's own scores, so that a drawing beside MaxN's reads alike."""
+    tree = ExplicitTree.from_nested(example.nested, example.players)
+    normalize = bool(example.searches[-1]["normalize"])
+    walk = _Walk(TREE_OPS, leaf_evaluator(TREE_OPS, tree_values), normalize)
+    state = tree.state.copy()
+    players = np.asarray(TREE_OPS.players_alive(state), dtype=np.int64)
+    records: dict[tuple[int, ...], _Record] = {}
+    alpha = np.where(players == 1, -np.inf, 0.0)
+    hypermax_trace(walk, state, _TREE_DEPTH, players, alpha, records)
+
+    def leaf(path: tuple[int, ...]) -> tuple:
+        while path in records:
+            path = (*path, records[path].best)
+        node = example.nested
+        for i in path:
+            node = node[i]
+        return node
+
+    return {path: leaf(path) for path in records}
+
+
+def draw_cause(name: str) -> Any:
+    """The smallest tree of cause ``name`` (:data:`CAUSE_TREES`) drawn as figures 4.1-4.6
+    are: MaxN and the thesis's Hypermax side by side, each inner node labelled with the
+    leaf whose vector that search returned there (Hypermax's from its trace, see
+    :func:`traced_values`), cut branches dashed, the root's choice in bold."""
+    if name not in CAUSE_TREES:
+        raise ValueError(f"unknown cause {name!r}; causes with a tree: {', '.join(CAUSE_TREES)}")
+    example = CAUSE_TREES[name]
+    return draw_example(example, {len(example.searches) - 1: traced_values(example)})
 
 
 def causes(

@@ -387,3 +387,66 @@ def plot_against(table: pd.DataFrame) -> Any:
     ax.set_title(f"{name} against the thesis's heuristics", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+def plot_departures(table: pd.DataFrame) -> Any:
+    """How often Hypermax chooses another move than MaxN, by depth: one panel per number
+    of players, one line per flavour and normalisation
+    (:func:`.hypermax.departure_table` by players, depth, flavour and normalize)."""
+    import matplotlib.pyplot as plt
+
+    players = sorted(table["players"].unique())
+    fig, axes = plt.subplots(1, len(players), figsize=(4.2 * len(players), 3.8), sharey=True,
+                             squeeze=False)  # fmt: skip
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    settings = [("thesis", False), ("thesis", True), ("improved", False), ("improved", True)]
+    for ax, n in zip(axes[0], players, strict=True):
+        for flavour, norm in settings:
+            part = table[
+                (table["players"] == n) & (table["flavour"] == flavour)
+                & (table["normalize"] == norm)
+            ].sort_values("depth")  # fmt: skip
+            if part.empty:
+                continue
+            ax.plot(part["depth"], 100 * part["move_rate"], color=colours[int(norm)],
+                    marker="o" if flavour == "thesis" else "s",
+                    linestyle="-" if flavour == "thesis" else ":",
+                    label=f"{flavour}, {'normalised' if norm else 'unnormalised'}")  # fmt: skip
+        ax.set_xticks(sorted(table["depth"].unique()))
+        ax.set_xlabel("search depth (plies)")
+        ax.set_title(f"{n} players", fontsize=10)
+        ax.set_ylim(-2, 102)
+    axes[0][0].set_ylabel("move other than MaxN's (% of positions)")
+    axes[0][-1].legend(fontsize=8, loc="center right")
+    fig.suptitle("Hypermax against MaxN of the same flavour and normalisation", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_causes(causes: pd.DataFrame) -> Any:
+    """The causes of Hypermax's departures (:func:`.hypermax.causes`) by depth, one panel
+    for each normalisation: stacked counts of the departures explained."""
+    import matplotlib.pyplot as plt
+
+    names = list(causes["cause"].value_counts().index)
+    norms = sorted(causes["normalize"].unique())
+    fig, axes = plt.subplots(1, len(norms), figsize=(4.6 * len(norms), 3.8), squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for ax, norm in zip(axes[0], norms, strict=True):
+        part = causes[causes["normalize"] == norm]
+        counts = part.groupby(["depth", "cause"]).size().unstack(fill_value=0)
+        counts = counts.reindex(columns=names, fill_value=0)
+        bottom = np.zeros(len(counts))
+        for k, name in enumerate(names):
+            ax.bar(counts.index, counts[name], bottom=bottom, color=colours[k % len(colours)],
+                   label=name)  # fmt: skip
+            bottom += counts[name].to_numpy()
+        ax.set_xticks(list(counts.index))
+        ax.set_xlabel("search depth (plies)")
+        ax.set_ylabel("departures explained")
+        ax.set_title("normalised" if norm else "unnormalised", fontsize=10)
+    axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
+    fig.suptitle("Why Hypermax departs from MaxN: the cause at the first node that differs",
+                 fontsize=10)  # fmt: skip
+    fig.tight_layout()
+    return fig

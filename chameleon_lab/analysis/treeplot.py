@@ -11,6 +11,7 @@ branches dashed and grey, and the root's choice in bold.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -179,15 +180,24 @@ def _fmt(value: Any) -> str:
     return f"{value:g}"
 
 
-def draw_tree(example: Example, run: TreeRun | None = None, ax: Any = None) -> Any:
-    """Draw ``example``'s tree; with ``run``, grey out what it pruned and mark its choice."""
+def draw_tree(
+    example: Example,
+    run: TreeRun | None = None,
+    ax: Any = None,
+    values: Mapping[tuple[int, ...], Any] | None = None,
+) -> Any:
+    """Draw ``example``'s tree; with ``run``, grey out what it pruned and mark its choice.
+
+    Inner nodes are labelled with ``values`` by path where given (what a search that
+    backs up by other rules computed), else with the example's backup rule over what
+    the search did not cut."""
     import matplotlib.pyplot as plt
 
     pos = _layout(example.nested)
     pruned = set(run.pruned) if run else set()
     hidden = {p for p in pos if any(p[: len(q)] == q for q in pruned)}
-    # only what the search computed: cut-off subtrees have no value, their parents a bound
-    values = backed_up(example.nested, example.players, example.backup, frozenset(pruned))
+    if values is None:  # only what the search computed: no value where cut, a bound above
+        values = backed_up(example.nested, example.players, example.backup, frozenset(pruned))
     bounds = {q[:-1] for q in pruned}
     if ax is None:
         width = max(4.0, 1.3 * sum(1 for p in pos if isinstance(_node(example.nested, p), tuple)))
@@ -240,8 +250,11 @@ def _node(nested: Any, path: tuple[int, ...]) -> Any:
     return nested
 
 
-def draw_example(example: Example) -> Any:
-    """A figure with one panel per search of ``example`` (its title above them)."""
+def draw_example(
+    example: Example, values: Mapping[int, Mapping[tuple[int, ...], Any]] | None = None
+) -> Any:
+    """A figure with one panel per search of ``example`` (its title above them);
+    ``values`` gives a panel's node labels by its search's index (see :func:`draw_tree`)."""
     import textwrap
 
     import matplotlib.pyplot as plt
@@ -249,8 +262,8 @@ def draw_example(example: Example) -> Any:
     runs = run_example(example)
     width = 4.6 * len(runs)
     fig, axes = plt.subplots(1, len(runs), figsize=(width, 3.6), squeeze=False)
-    for ax, run in zip(axes[0], runs, strict=True):
-        draw_tree(example, run, ax)
+    for k, (ax, run) in enumerate(zip(axes[0], runs, strict=True)):
+        draw_tree(example, run, ax, (values or {}).get(k))
     fig.suptitle("\n".join(textwrap.wrap(example.title, int(8 * width))))  # never cut off
     fig.tight_layout()
     return fig

@@ -9,7 +9,7 @@ searches and root driver in depth mode or time mode (the thesis wing,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -180,6 +180,19 @@ def mended_hypermax(normalize: bool | None) -> tuple[str, bool]:
     return "maxnsp", True if normalize is None else bool(normalize)
 
 
+def improved_search(
+    algorithm: str, normalize: bool | None, options: Mapping[str, Any]
+) -> tuple[str, bool | None]:
+    """The deep search the improved flavour runs for ``algorithm`` with its checked
+    ``options``, and its normalisation: the algorithm itself, but ``maxnsp`` for the
+    mended Hypermax (:func:`mended_hypermax`). The agents check their settings against
+    it up front, so a bad one is refused when the agent is made, not at its first move.
+    """
+    if algorithm == "hypermax" and options.get("mended"):
+        return mended_hypermax(normalize)
+    return algorithm, normalize
+
+
 def search(
     position: Any,
     algorithm: str = "paranoid",
@@ -281,8 +294,7 @@ def _improved(
     if algorithm == "hypermax":
         own = check_options(spec, options)
         spec.check(**own)
-        if own["mended"]:
-            algorithm, normalize = mended_hypermax(normalize)
+        algorithm, normalize = improved_search(algorithm, normalize, own)
     method = deep_search(
         algorithm, game=game, heuristic=heuristic, normalize=normalize, max_sum=max_sum
     )

@@ -161,17 +161,20 @@ def plot_beside_thesis(df: pd.DataFrame, title: str, ours: str = "this workbench
             label=f"{ours} (95 % Wilson interval)" if i == 0 else None,
         )
     ax.scatter(x, played["thesis_win_rate"], marker="x", color="black", zorder=3, label="thesis")
-    ax.set_xticks(list(x))
-    ax.set_xticklabels(
-        [
-            f"{a}\n{s.rsplit('-', 1)[-1]}"
-            for a, s in zip(played["agent"], played["session"], strict=True)
-        ],
-        fontsize=8,
-    )
+    labels = [
+        f"{a}\n{s.rsplit('-', 1)[-1]}"
+        for a, s in zip(played["agent"], played["session"], strict=True)
+    ]
+    return _win_rate_axes(fig, ax, labels, "agent and session budget", title, 8)
+
+
+def _win_rate_axes(fig, ax, labels: list[str], xlabel: str, title: str, fontsize: int):
+    """The axes of a win-rate plot finished: a tick per label, rates from 0 to 1."""
+    ax.set_xticks(range(len(labels)))
+    ax.set_xticklabels(labels, fontsize=fontsize)
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (share of games won)")
-    ax.set_xlabel("agent and session budget")
+    ax.set_xlabel(xlabel)
     ax.set_title(title)
     ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
@@ -190,3 +193,88 @@ def thesis_depth_medians(thesis: pd.DataFrame) -> pd.DataFrame:
             "depth_median": rows["depth_median"].astype(float).to_numpy(),
         }
     )
+
+
+def mended_beside(
+    plain: pd.DataFrame,
+    mended: pd.DataFrame,
+    thesis: pd.DataFrame | None = None,
+    confidence: float = 0.95,
+) -> pd.DataFrame:
+    """The same sessions with the plain and with the mended Hypermax
+    (:func:`.sessions.thesis_session` with ``mended``), per session and agent: games,
+    wins and win rate of each with a Wilson interval, the median depth each reached,
+    Fisher's exact test of the two win rates (``p_exact``), and the thesis's wins and
+    games where it played the session (``thesis`` is ``thesis-tables.csv``).
+
+    ``plain`` and ``mended`` are :func:`.summary.session_summary` tables; rows are
+    those of ``plain``, in its order, that ``mended`` has too.
+    """
+    other = mended.set_index(["session", "agent"])
+    reference = (
+        thesis[thesis["scope"] == "session"].set_index(["session", "algorithm"])
+        if thesis is not None
+        else None
+    )
+    out = []
+    for r in plain.itertuples(index=False):
+        key = (r.session, r.agent)
+        if key not in other.index:
+            continue
+        m = other.loc[key]
+        row: dict = {"session": r.session, "agent": r.agent}
+        for label, games, wins, depth in (
+            ("plain", int(r.games), int(r.wins), r.depth_median),
+            ("mended", int(m["games"]), int(m["wins"]), m["depth_median"]),
+        ):
+            low, high = wilson_interval(wins, games, confidence)
+            row.update(
+                {
+                    f"{label}_games": games,
+                    f"{label}_wins": wins,
+                    f"{label}_win_rate": wins / games if games else float("nan"),
+                    f"{label}_ci_low": low,
+                    f"{label}_ci_high": high,
+                    f"{label}_depth_median": depth,
+                }
+            )
+        row["p_exact"] = exact_p(
+            row["plain_wins"], row["plain_games"], row["mended_wins"], row["mended_games"]
+        )
+        if reference is not None and key in reference.index:
+            t = reference.loc[key]
+            row["thesis_games"], row["thesis_wins"] = int(t["games"]), int(t["wins"])
+            row["thesis_win_rate"] = t["wins"] / t["games"]
+        out.append(row)
+    return pd.DataFrame(out)
+
+
+def plot_mended(df: pd.DataFrame, title: str = "Hypermax plain and mended"):
+    """:func:`mended_beside` drawn: per session and agent the win rate with the plain
+    Hypermax seated (open marker) and with the mended one (filled), each with its
+    interval, and the thesis's as a cross where it played the session; agents in their
+    fixed colours and markers."""
+    import matplotlib.pyplot as plt
+
+    from ..analysis.style import style_of
+
+    fig, ax = plt.subplots(figsize=(max(6, 0.8 * len(df) + 2), 4))
+    for i, row in df.reset_index(drop=True).iterrows():
+        look = style_of(row["agent"])
+        for label, dx, face in (("plain", -0.15, "none"), ("mended", 0.15, look["color"])):
+            rate = row[f"{label}_win_rate"]
+            ax.errorbar(
+                [i + dx],
+                [rate],
+                yerr=[[rate - row[f"{label}_ci_low"]], [row[f"{label}_ci_high"] - rate]],
+                fmt=look["marker"],
+                color=look["color"],
+                markerfacecolor=face,
+                capsize=3,
+                label=f"Hypermax {label} seated (95 % interval)" if i == 0 else None,
+            )
+    if "thesis_win_rate" in df:
+        known = df.reset_index(drop=True)["thesis_win_rate"].dropna()
+        ax.scatter(known.index, known, marker="x", color="black", zorder=3, label="thesis")
+    labels = [f"{a}\n{s}" for a, s in zip(df["agent"], df["session"], strict=True)]
+    return _win_rate_axes(fig, ax, labels, "agent and session", title, 7)

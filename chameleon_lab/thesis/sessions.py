@@ -13,6 +13,14 @@ or on the original's (``clock="original"``, thesis flavour only): each agent's c
 then a node counter at the original program's speed for its algorithm
 (:mod:`.calibration`), so the session reaches the original's depths on any machine and
 plays the same games on every run.
+
+``mended=True`` seats the mended Hypermax (improved flavour,
+:func:`chameleon_lab.search.api.mended_hypermax`) wherever the session seats Hypermax,
+under the same name and seed, so its games stand beside the plain Hypermax's: what the
+thesis's open question asks, whether Hypermax's departures from MaxN cost it its games.
+The mend drops the shift of the scores by their mean, so the mended Hypermax scores as
+the thesis's MaxN does (normalised) and chooses MaxN's moves at every depth it
+completes, with fewer nodes.
 """
 
 from __future__ import annotations
@@ -53,6 +61,11 @@ THESIS_TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "6.11": ("4-hyper-para", ("t1000",)),
 }
 
+#: the time-mode tables whose four-player sessions seat Hypermax: where the thesis's
+#: question, whether its departures from MaxN cost it its games, is asked with the
+#: mended Hypermax in its seat (table 6.6 seats two Hypermax and no MaxN; 6.10 none)
+MENDED_TABLES = ("6.8", "6.9", "6.11")
+
 
 def parse_name(name: str) -> tuple[str, str, int]:
     """``"4-all-t100"`` -> (``"4-all"``, ``"time"``, 100)."""
@@ -73,15 +86,24 @@ def thesis_session(
     seed: int = 0,
     repetitions: int = 1,
     clock: str = "machine",
+    mended: bool = False,
 ) -> Session:
     """The session ``name`` (e.g. ``"2-paranoid-d3"``) with agents of ``flavour``; a
-    time-mode one on the ``clock`` of :data:`CLOCKS` (see the module doc)."""
+    time-mode one on the ``clock`` of :data:`CLOCKS`; with ``mended`` its Hypermax
+    mended (see the module doc)."""
     if clock not in CLOCKS:
         raise ValueError(f"unknown clock {clock!r}; valid: {', '.join(CLOCKS)}")
     if clock == "original" and flavour != "thesis":
         raise ValueError(
             f"the original's clock is calibrated for the original's searches (the thesis "
             f"flavour); the {flavour} flavour runs on this machine's clock"
+        )
+    if not isinstance(mended, bool):
+        raise ValueError(f"mended must be True or False, got {mended!r}")
+    if mended and flavour != "improved":
+        raise ValueError(
+            "the mended Hypermax is a search of the improved flavour; give "
+            f'flavour="improved" (got {flavour!r})'
         )
     family, mode, value = parse_name(name)
     names = FAMILIES[family]
@@ -91,6 +113,9 @@ def thesis_session(
         params["flavour"] = flavour
         if mode == "time" and clock == "original":
             params["node_rate"] = original_node_rate(params["algorithm"], params["normalize"])
+        if mended and params["algorithm"] == "hypermax":
+            params["options"] = {"mended": True}
+            params["normalize"] = True  # the mend drops the mean shift: MaxN's scores
         agents[n] = params
     return Session(name, agents, seed=seed, repetitions=repetitions)
 

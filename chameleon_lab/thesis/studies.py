@@ -38,11 +38,13 @@ def thesis_study(
     workers: int | None = None,
     progress: bool = True,
     clock: str = "machine",
+    mended: bool = False,
 ) -> Tables:
     """Tables of ``sessions`` from the legacy files (``source="legacy"``) or fresh runs
     in the ``"thesis"`` or ``"improved"`` flavour (records resumable under
     ``records_dir/SOURCE``); time-mode sessions on ``clock`` (``"original"``: the
-    thesis flavour at the original program's speed, see :mod:`.sessions`)."""
+    thesis flavour at the original program's speed, see :mod:`.sessions`); ``mended``
+    seats the mended Hypermax for Hypermax (improved source only)."""
     records = []
     if source == "legacy":
         if shared is None:
@@ -57,7 +59,7 @@ def thesis_study(
     if source not in ("thesis", "improved"):
         raise ValueError(f"unknown source {source!r}; valid: legacy, thesis, improved")
     for name in sessions:
-        session = thesis_session(name, source, clock=clock)
+        session = thesis_session(name, source, clock=clock, mended=mended)
         out = session.records_file(Path(records_dir) / source)
         run_session(session, out, workers=workers, progress=progress)
         records += session_records(out, session)
