@@ -362,6 +362,7 @@ def test_the_bundled_reference_data_gives_the_thesis_tables_and_says_so(tmp_path
         "tables": ["6.3", "6.9"],
         "depths": [1],
         "budgets_ms": [1000],
+        "improved_beside": False,  # else it plays 38 games at 1000 ms a move afresh
     }
     report = json.loads(run_notebook("04_thesis_tables", params, tmp_path / "r").read_text())
     text = json.dumps([c.get("outputs", []) for c in report["cells"]])
