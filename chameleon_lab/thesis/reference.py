@@ -70,9 +70,13 @@ def legacy_files(shared: Path, pattern: str = "*.json") -> list[Path]:
     return sorted((shared / "reference" / "legacy-sessions").glob(pattern))
 
 
-def time_mode_files(shared: Path, budgets_ms: Sequence[int]) -> list[Path]:
-    """The time-mode session files (``*-tN.json``) of the given budgets, sorted."""
-    return sorted(p for b in budgets_ms for p in legacy_files(shared, f"*-t{int(b)}.json"))
+def time_mode_files(
+    shared: Path, budgets_ms: Sequence[int], sessions: Sequence[str] | None = None
+) -> list[Path]:
+    """The time-mode session files (``*-tN.json``) of the given budgets, sorted; only
+    those of ``sessions`` (names such as ``"4-all-t10"``) when given."""
+    files = sorted(p for b in budgets_ms for p in legacy_files(shared, f"*-t{int(b)}.json"))
+    return files if sessions is None else [p for p in files if p.stem in set(sessions)]
 
 
 def thesis_tables(shared: Path) -> pd.DataFrame:
