@@ -362,17 +362,18 @@ def test_the_bundled_reference_data_gives_the_thesis_tables_and_says_so(tmp_path
         "data_dir": str(tmp_path / "d"),
         "shared": str(bundled_shared()),
         "source": "legacy",
-        "tables": ["6.3", "6.9"],
-        "depths": [1],
-        "budgets_ms": [1000],
-        "improved_beside": False,  # else it plays 38 games at 1000 ms a move afresh
+        "tables": ["6.4", "6.3"],
+        "depths": [1, 2, 3, 4],  # the thesis's depths: no note
+        "budgets_ms": [10],  # not all of the thesis's budgets: a note
+        "improved_beside": False,  # else it plays the improved sessions afresh
     }
     report = json.loads(run_notebook("04_thesis_tables", params, tmp_path / "r").read_text())
     text = json.dumps([c.get("outputs", []) for c in report["cells"]])
     assert "Reference data: the copy bundled with chameleon_lab" in text
-    assert "Table 6.3 runs at depths 1, the thesis at 1, 2, 3, 4" in text
-    assert "Table 6.9 runs" not in text
-    with (tmp_path / "d" / "table_6_9_legacy.csv").open() as f:
+    assert "Table 6.4 runs at budgets 10 ms, the thesis at 10 ms, 100 ms, 1000 ms" in text
+    assert "Table 6.3 runs" not in text
+    assert "recorded time-mode moves identical" in text  # the bundled 2-paranoid-t10
+    with (tmp_path / "d" / "table_6_3_legacy.csv").open() as f:
         rows = list(csv.DictReader(f))
     # the legacy sessions are the thesis's own games: our counts are the thesis's
     assert rows and all(int(r["games"]) == int(r["thesis_games"]) for r in rows)
