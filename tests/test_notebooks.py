@@ -95,6 +95,9 @@ TINY = {
         "tournament_ms": 5,
     },
 }
+#: Overrides of TINY for the tests of records logic (resume, growth, refusal): one
+#: budget's sessions show it as well as two, at half the games.
+RECORDS_ONLY = {"05_time_budgets": {"budgets_ms": [1]}}
 PROMISED = {
     "11_hypermax": (
         [
@@ -212,9 +215,8 @@ def test_a_notebook_runs_again_with_other_parameters_into_the_same_folder(name, 
     # as the full batch after the quick one does, into the default data folder: the
     # records of the first run's sessions held their names, and the second run's
     # sessions (other parameters, same names) were refused as "other parameters"
-    params = {"figures_dir": str(tmp_path / "f"), "data_dir": str(tmp_path / "d"), **TINY[name]}
-    if name == "05_time_budgets":
-        params["budgets_ms"] = [1]  # one budget's sessions show it as well as two
+    folders = {"figures_dir": str(tmp_path / "f"), "data_dir": str(tmp_path / "d")}
+    params = {**folders, **TINY[name], **RECORDS_ONLY.get(name, {})}
     run_notebook(name, params, tmp_path / "reports")
     first = sorted((tmp_path / "d" / "records").rglob("*.jsonl"))
     run_notebook(name, {**params, **change}, tmp_path / "reports")
@@ -226,8 +228,8 @@ def test_a_notebook_runs_again_with_other_parameters_into_the_same_folder(name, 
 def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path):
     # the same sessions grown: the same records files, each game in them once
     name = "05_time_budgets"
-    params = {"figures_dir": str(tmp_path / "f"), "data_dir": str(tmp_path / "d"), **TINY[name]}
-    params["budgets_ms"] = [1]  # one budget's sessions show it as well as two
+    folders = {"figures_dir": str(tmp_path / "f"), "data_dir": str(tmp_path / "d")}
+    params = {**folders, **TINY[name], **RECORDS_ONLY[name]}
     run_notebook(name, params, tmp_path / "reports")
     files = sorted((tmp_path / "d" / "records").rglob("*.jsonl"))
     games = {f: len(f.read_text().splitlines()) for f in files}
