@@ -24,6 +24,7 @@ from chameleon_lab.games.othello import heuristics as OH
 from chameleon_lab.games.registry import get_game
 from chameleon_lab.games.weighted import (
     check_weights,
+    features_of,
     weighted_function,
     weighted_heuristic,
     weighted_name,
@@ -346,23 +347,32 @@ def test_a_tiny_real_run_end_to_end(tmp_path) -> None:
         against(tuned.name, ("nonsense",), depth=1, workers=1, progress=False)
 
 
+def test_othello_and_connect_four_get_their_own_opponent_and_seatings() -> None:
+    for game, opponent in [("othello", "hard"), ("connect4", "aggressive3")]:
+        one = features_of(game)[:1]
+        spec = TuningSpec(game=game, features=one, x0=(1.0,), low=(0.0,), high=(2.0,), fixed={})
+        assert spec.opponent == opponent and spec.templates == ("X,O", "O,X")
+
+
 @pytest.mark.slow
-def test_the_same_tuner_tunes_othello() -> None:
+def test_the_same_tuner_tunes_connect_four() -> None:
+    """The tuner end to end on another game than Chameleon Chess (Connect Four: its
+    weighted searches compile in a fifth of Othello's time, and Othello's features are
+    checked against its heuristics above)."""
     spec = TuningSpec(
-        game="othello",
-        features=("mobility", "corners"),
+        game="connect4",
+        features=("pairs", "triples"),
         x0=(1.0, 10.0),
         low=(0.0, 0.0),
         high=(5.0, 40.0),
-        fixed={"discs": 1.0},
+        fixed={"stones": 1.0},
         popsize=2,
         generations=1,
         depth=1,
         repetitions=1,
         opening_plies=2,
-        name="othello-tuning",
+        name="connect4-tuning",
     )
-    assert spec.opponent == "hard" and spec.templates == ("X,O", "O,X")
     result = tune(spec, workers=1, progress=False)
     assert len(result.history) == 2 and result.history["score"].between(0, 1).all()
-    assert set(result.weights) == {"discs", "mobility", "corners"}
+    assert set(result.weights) == {"stones", "pairs", "triples"}

@@ -179,6 +179,48 @@ def test_numpy_typed_options_search_as_python_typed_ones():
         plain.index, plain.nodes, plain.scores.tolist())  # fmt: skip
 
 
+@given(st.integers(1, 100_000))
+def test_the_tables_are_the_narrowest_power_of_two_that_holds_every_move(max_moves):
+    from chameleon_lab.search.core import MIN_TABLE_WIDTH, table_width
+
+    width = table_width(max_moves)
+    assert width >= max(max_moves, MIN_TABLE_WIDTH) and width & (width - 1) == 0
+    assert width == MIN_TABLE_WIDTH or width < 2 * max_moves
+
+
+def test_a_game_without_moves_has_no_table_width():
+    from chameleon_lab.search.core import table_width
+
+    with pytest.raises(ValueError, match="at least one move per position, got max_moves=0"):
+        table_width(0)
+
+
+@pytest.mark.parametrize(
+    ("name", "sizes", "algorithm"),
+    [
+        ("connect4", [{"width": 4, "height": 4}, {"width": 7, "height": 6}], "alphabeta"),
+        ("nim", [{"heaps": [1, 2]}, {"heaps": [3, 4, 5]}], "paranoid"),
+    ],
+)
+def test_the_sizes_of_a_game_share_one_compiled_search(name, sizes, algorithm):
+    # numba types the search tables by their shapes, which hold the game's most moves
+    # per position: without rounding them up every board size compiled every search
+    from chameleon_lab.search import core
+
+    games = [get_game(name, **params) for params in sizes]
+    assert len({g.ops.max_moves for g in games}) == len(games)  # the sizes differ
+    for g in games:
+        search(g.start(), algorithm, depth=2)
+    compiled = {}
+    for node, template, ops, evaluate, _ in core._BOUND.values():
+        if any(ops is g.ops for g in games):  # per heuristic: other tests may use others
+            compiled.setdefault((template, evaluate), set()).add(node)
+    assert compiled  # the searches were bound for these games
+    for (template, _), nodes in compiled.items():
+        assert len(nodes) == 1, template  # one copy for every size ...
+        assert len(next(iter(nodes)).signatures) == 1, template  # ... compiled once
+
+
 @pytest.mark.parametrize("algorithm", ["negamax", "alphabeta"])
 def test_a_draw_scores_zero_not_negative_zero(algorithm):
     # NegaMax negates a child's 0 into -0.0, which JSON and tables print as "-0.0"

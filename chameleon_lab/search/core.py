@@ -410,6 +410,26 @@ def resident_zeros(shape: int | tuple[int, ...], dtype: Any = np.float64) -> np.
     return out
 
 
+#: The narrowest move row of the search tables (see :func:`table_width`).
+MIN_TABLE_WIDTH = 16
+
+
+def table_width(max_moves: int) -> int:
+    """The width of the search tables' move rows for a game whose positions have at
+    most ``max_moves`` moves: the next power of two, at least :data:`MIN_TABLE_WIDTH`.
+
+    numba types a record by its nested arrays' shapes, so every width is a search
+    compiled anew (5 to 20 s each). Rounding up lets the sizes of one game share their
+    compiled searches (Connect Four 4 x 4 to 9 x 6 and every NIM up to 16 moves: one
+    width, 16; Five-in-a-row from 6 x 6 to 8 x 8: 64), so a researcher who changes the board
+    does not wait for the compiler again. A search reads only the first moves of a
+    row, as many as the position has, so the width changes no result.
+    """
+    if max_moves < 1:
+        raise ValueError(f"a game has at least one move per position, got max_moves={max_moves}")
+    return max(MIN_TABLE_WIDTH, 1 << (max_moves - 1).bit_length())
+
+
 def scratch_record(dtype: np.dtype) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     """A search's scratch tables in one block: a zeroed one-element array of the record
     ``dtype`` and a view of each of its fields by name. The node functions take the

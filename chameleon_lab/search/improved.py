@@ -84,6 +84,7 @@ from .core import (
     key,
     make,
     player_of,
+    table_width,
     unmake,
 )
 
@@ -226,7 +227,8 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     ``leaf``, ``ictl``, ``pv``; see the module doc; the ordering ``keys`` with their
     permutation ``perm``; Best-Reply Search's moves of a layer with the player
     making each, ``reply`` and ``owner``, see :mod:`.bestreply`; speculative MaxN's
-    ``chain`` of players and bounds, see :mod:`.speculative`) for a game's sizes.
+    ``chain`` of players and bounds, see :mod:`.speculative`) for a game's sizes,
+    its move rows :func:`.core.table_width` wide.
 
     The node functions take the tables as one record, not six arrays: numba passes an
     array to a function as seven to nine machine words (pointers, shape and strides)
@@ -236,14 +238,15 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     record instead, see :func:`.twoplayer.tables_dtype`.)
     """
     p = MAX_PLIES
-    width = max_moves * (MAX_PLAYERS - 1)  # a BRS layer: the moves of three opponents
+    row = table_width(max_moves)  # rounded up: the sizes of a game share their searches
+    width = row * (MAX_PLAYERS - 1)  # a BRS layer: the moves of three opponents
     return np.dtype(
         [
-            ("moves", np.int64, (p, max_moves)),
+            ("moves", np.int64, (p, row)),
             ("undo", np.int64, (p, undo_size)),
-            ("vals", np.float64, (ROOT_ROW + max_moves, 4)),
+            ("vals", np.float64, (ROOT_ROW + row, 4)),
             ("leaf", np.float64, (4,)),
-            ("ictl", np.int64, (ROOT_ORDER + max_moves,)),
+            ("ictl", np.int64, (ROOT_ORDER + row,)),
             ("pv", np.int64, (p, p)),
             ("keys", np.float64, (p, width)),
             ("perm", np.int64, (p, width)),

@@ -45,7 +45,7 @@ import functools
 import numpy as np
 from numba import njit
 
-from .core import evaluate, generate, key, make, noisy, player_of, unmake
+from .core import evaluate, generate, key, make, noisy, player_of, table_width, unmake
 from .improved import (
     _BIG,
     C_ABORTED,
@@ -141,7 +141,8 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     ``moves``, ``undo``, ordering ``keys``, their permutation ``perm``, ``killers`` and
     the triangular ``pv``; the ``leaf`` row, the ``ctl`` counters and switches, the
     root's ordering keys and scores, the ``history`` table; the search's stack of
-    frames, ``fflt`` and ``fint`` (see :func:`ab_node`).
+    frames, ``fflt`` and ``fint`` (see :func:`ab_node`). The move rows are
+    :func:`.core.table_width` wide.
 
     :func:`ab_node` takes them as a one-element array of this record, not as eleven
     arrays (see :func:`.improved.tables_dtype`): TicTacToe's plain alpha-beta 1.10 ->
@@ -150,17 +151,18 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     are often small).
     """
     p = PLIES
+    row = table_width(max_moves)  # rounded up: the sizes of a game share their searches
     return np.dtype(
         [
-            ("moves", np.int64, (p, max_moves)),
+            ("moves", np.int64, (p, row)),
             ("undo", np.int64, (p, undo_size)),
             ("leaf", np.float64, (4,)),
             ("ctl", np.int64, (CTL_SIZE,)),
             ("pv", np.int64, (p, p)),
-            ("keys", np.float64, (p, max_moves)),
-            ("perm", np.int64, (p, max_moves)),
-            ("root_keys", np.float64, (max_moves,)),
-            ("root_scores", np.float64, (max_moves,)),
+            ("keys", np.float64, (p, row)),
+            ("perm", np.int64, (p, row)),
+            ("root_keys", np.float64, (row,)),
+            ("root_scores", np.float64, (row,)),
             ("killers", np.int64, (p, 2)),
             ("history", np.float64, (HISTORY_SIZE,)),
             ("fflt", np.float64, (p, F_COLUMNS)),
