@@ -387,13 +387,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .thesis.replay import replay, replay_time
     from .tournament import RecordWriter
 
-    modes = {path: load_legacy(path).mode for path in args.files}
-    depth_files = [p for p in args.files if modes[p] == "depth"]
-    time_files = [p for p in args.files if modes[p] == "time"]
+    sessions = [load_legacy(path) for path in args.files]  # each file parsed once
+    depth_files = [s for s in sessions if s.mode == "depth"]
+    time_files = [s for s in sessions if s.mode == "time"]
     if args.out and time_files:
+        names = ", ".join(str(s.path) for s in time_files)
         raise ValueError(
             "--out writes replayed games; time-mode files are replayed move by move, "
-            f"not as games ({', '.join(time_files)}): leave them out or drop --out"
+            f"not as games ({names}): leave them out or drop --out"
         )
     diverged = 0
     if depth_files:

@@ -103,6 +103,15 @@ def test_the_cli_replays_time_mode_files(legacy_dir, capsys):
     assert "4-all-t10.json: 1303 of 1303 moves identical" in out
 
 
+def test_the_cli_writes_no_records_of_time_mode_files(legacy_dir, tmp_path, capsys):
+    out = tmp_path / "replayed.jsonl"
+    files = [str(legacy_dir / "4-all-d1.json"), str(legacy_dir / "4-all-t10.json")]
+    assert main(["replay", *files, "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "4-all-t10.json" in err and "leave them out or drop --out" in err
+    assert "4-all-d1.json" not in err and not out.exists()
+
+
 @pytest.mark.parametrize("algorithm", ["maxn", "maxnis", "paranoid", "hypermax"])
 @pytest.mark.parametrize("time_ms", [0.5, 20, 150, 1250])
 def test_the_node_clock_stops_at_the_first_root_successor_past_its_budget(

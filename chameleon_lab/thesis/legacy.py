@@ -207,11 +207,15 @@ def _game(
     return positions, finish_record(record, seating, final, result, SEATS)
 
 
-def load_mode(paths: Sequence[str | Path], mode: str, hint: str) -> list[LegacySession]:
-    """The legacy sessions of ``paths``, all of ``mode`` (``"depth"`` or ``"time"``), or
-    ``ValueError`` naming the first file of the other mode, followed by ``hint`` (what
-    takes such files)."""
-    legacies = [load_legacy(p) for p in paths]
+#: A legacy session file, or a session loaded from one already (not parsed again).
+LegacySource = str | Path | LegacySession
+
+
+def load_mode(paths: Sequence[LegacySource], mode: str, hint: str) -> list[LegacySession]:
+    """The legacy sessions of ``paths`` (files, or sessions loaded already), all of
+    ``mode`` (``"depth"`` or ``"time"``), or ``ValueError`` naming the first file of the
+    other mode, followed by ``hint`` (what takes such files)."""
+    legacies = [p if isinstance(p, LegacySession) else load_legacy(p) for p in paths]
     for legacy in legacies:
         if legacy.mode != mode:
             what = (

@@ -32,7 +32,7 @@ from ..tournament.play import record_positions
 from ..tournament.runner import run_tasks
 from ..tournament.seatings import format_seating
 from . import driver
-from .legacy import LegacySession, load_mode
+from .legacy import LegacySession, LegacySource, load_mode
 
 
 @dataclass
@@ -87,14 +87,15 @@ def _first_divergence(legacy: LegacySession, records: dict[int, dict[str, Any]])
 
 
 def replay(
-    paths: Sequence[str | Path],
+    paths: Sequence[LegacySource],
     *,
     workers: int | None = None,
     client: Any = None,
     scheduler: str | None = None,
     progress: bool = True,
 ) -> tuple[list[ReplayResult], float]:
-    """Replay depth-mode legacy session files; returns per-file results and seconds."""
+    """Replay depth-mode legacy session files (or sessions loaded from them); returns
+    per-file results and seconds."""
     start = time.perf_counter()
     legacies = load_mode(
         paths,
@@ -211,10 +212,11 @@ def time_replay_table(results: Sequence[TimeReplayResult]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def replay_time(paths: Sequence[str | Path], *, progress: bool = True) -> list[TimeReplayResult]:
-    """Search every recorded move of time-mode legacy files where the original stopped
-    and compare the moves (see the module doc). ``ValueError`` names a depth-mode file
-    or a recorded depth that fits no stopping point of its position."""
+def replay_time(paths: Sequence[LegacySource], *, progress: bool = True) -> list[TimeReplayResult]:
+    """Search every recorded move of time-mode legacy files (or sessions loaded from
+    them) where the original stopped and compare the moves (see the module doc).
+    ``ValueError`` names a depth-mode file or a recorded depth that fits no stopping
+    point of its position."""
     legacies = load_mode(
         paths, "time", "replay_time takes time-mode files (-tN); replay plays depth-mode files"
     )

@@ -73,16 +73,46 @@ BIG = 1024.0
 
 
 @njit(cache=True, inline="always")
-def _count(own: int, opp: int, board: int, height: int) -> int:
-    """``C``: over the lines of four cells free of ``opp``, the ``own`` stones in them."""
+def _line_counts(own: int, opp: int, board: int, height: int, pairs: bool, triples: bool):
+    """Over the lines of four cells free of ``opp``: the ``own`` stones in them, and
+    (where asked: the callers' constants fold the other counts away) the pairs and
+    the triples of ``own`` stones in one line, counted with bitwise ands of the
+    line's shifts; ``(stones, pairs, triples)``."""
     free = board & ~opp
-    total = 0
+    n1 = 0
+    n2 = 0
+    n3 = 0
     for d in range(4):
         s = 1 if d == 0 else height + d - 1  # vertical, diagonal down, horizontal, diag up
         a = free & (free >> s) & (free >> (2 * s)) & (free >> (3 * s))  # line starts
-        total += popcount(a & own) + popcount(a & (own >> s))
-        total += popcount(a & (own >> (2 * s))) + popcount(a & (own >> (3 * s)))
-    return total
+        o0 = a & own
+        o1 = a & (own >> s)
+        o2 = a & (own >> (2 * s))
+        o3 = a & (own >> (3 * s))
+        n1 += popcount(o0) + popcount(o1) + popcount(o2) + popcount(o3)
+        if pairs:
+            n2 += (
+                popcount(o0 & o1)
+                + popcount(o0 & o2)
+                + popcount(o0 & o3)
+                + popcount(o1 & o2)
+                + popcount(o1 & o3)
+                + popcount(o2 & o3)
+            )
+        if triples:
+            n3 += (
+                popcount(o0 & o1 & o2)
+                + popcount(o0 & o1 & o3)
+                + popcount(o0 & o2 & o3)
+                + popcount(o1 & o2 & o3)
+            )
+    return n1, n2, n3
+
+
+@njit(cache=True, inline="always")
+def _count(own: int, opp: int, board: int, height: int) -> int:
+    """``C``: over the lines of four cells free of ``opp``, the ``own`` stones in them."""
+    return _line_counts(own, opp, board, height, False, False)[0]
 
 
 @njit(cache=True, inline="always")
@@ -90,33 +120,9 @@ def _weighted(own: int, opp: int, board: int, height: int) -> int:
     """Over the lines free of ``opp``: 1, 4, 16 (44 for four) for 1, 2, 3 own stones.
 
     A line with ``k`` own stones counts ``k + 2 * C(k, 2) + 7 * C(k, 3)``: the stones,
-    pairs and triples of own stones in it, counted with bitwise ands of its shifts."""
-    free = board & ~opp
-    total = 0
-    for d in range(4):
-        s = 1 if d == 0 else height + d - 1
-        a = free & (free >> s) & (free >> (2 * s)) & (free >> (3 * s))
-        o0 = a & own
-        o1 = a & (own >> s)
-        o2 = a & (own >> (2 * s))
-        o3 = a & (own >> (3 * s))
-        singles = popcount(o0) + popcount(o1) + popcount(o2) + popcount(o3)
-        pairs = (
-            popcount(o0 & o1)
-            + popcount(o0 & o2)
-            + popcount(o0 & o3)
-            + popcount(o1 & o2)
-            + popcount(o1 & o3)
-            + popcount(o2 & o3)
-        )
-        triples = (
-            popcount(o0 & o1 & o2)
-            + popcount(o0 & o1 & o3)
-            + popcount(o0 & o2 & o3)
-            + popcount(o1 & o2 & o3)
-        )
-        total += singles + 2 * pairs + 7 * triples
-    return total
+    pairs and triples of own stones in it."""
+    stones, pairs, triples = _line_counts(own, opp, board, height, True, True)
+    return stones + 2 * pairs + 7 * triples
 
 
 @njit(cache=True, inline="always")
@@ -217,34 +223,7 @@ WEIGHTED_FEATURES = ("stones", "pairs", "triples")
 def _features(own: int, opp: int, board: int, height: int, ws: float, wp: float, wt: float):
     """``ws * stones + wp * pairs + wt * triples`` over the lines free of ``opp`` (a
     weight 0 skips its counts, which the constants of the caller fold away)."""
-    free = board & ~opp
-    stones = 0
-    pairs = 0
-    triples = 0
-    for d in range(4):
-        s = 1 if d == 0 else height + d - 1
-        a = free & (free >> s) & (free >> (2 * s)) & (free >> (3 * s))
-        o0 = a & own
-        o1 = a & (own >> s)
-        o2 = a & (own >> (2 * s))
-        o3 = a & (own >> (3 * s))
-        stones += popcount(o0) + popcount(o1) + popcount(o2) + popcount(o3)
-        if wp != 0.0:
-            pairs += (
-                popcount(o0 & o1)
-                + popcount(o0 & o2)
-                + popcount(o0 & o3)
-                + popcount(o1 & o2)
-                + popcount(o1 & o3)
-                + popcount(o2 & o3)
-            )
-        if wt != 0.0:
-            triples += (
-                popcount(o0 & o1 & o2)
-                + popcount(o0 & o1 & o3)
-                + popcount(o0 & o2 & o3)
-                + popcount(o1 & o2 & o3)
-            )
+    stones, pairs, triples = _line_counts(own, opp, board, height, wp != 0.0, wt != 0.0)
     return ws * stones + wp * pairs + wt * triples
 
 
