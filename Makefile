@@ -26,7 +26,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check --quiet chameleon_lab tests notebooks
 
 test: lint
-	$(BIN)/python -m pytest -n auto --dist worksteal --durations=25
+	$(BIN)/python -m pytest -n auto --dist worksteal --durations=25 --compile-report
 
 $(DOCS_STAMP): $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[docs]'

@@ -14,6 +14,9 @@ from pathlib import Path
 
 import pytest
 
+# --compile-report: what numba compiled, by test file and function (see the module)
+pytest_plugins = ["compile_report"]
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("CHAMELEON_SHARED", ROOT.parent / "shared"))
 
