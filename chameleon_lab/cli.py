@@ -388,18 +388,18 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from .tournament import RecordWriter
 
     sessions = [load_legacy(path) for path in args.files]  # each file parsed once
-    depth_files = [s for s in sessions if s.mode == "depth"]
-    time_files = [s for s in sessions if s.mode == "time"]
-    if args.out and time_files:
-        names = ", ".join(str(s.path) for s in time_files)
+    depth_sessions = [s for s in sessions if s.mode == "depth"]
+    time_sessions = [s for s in sessions if s.mode == "time"]
+    if args.out and time_sessions:
+        names = ", ".join(str(s.path) for s in time_sessions)
         raise ValueError(
             "--out writes replayed games; time-mode files are replayed move by move, "
             f"not as games ({names}): leave them out or drop --out"
         )
     diverged = 0
-    if depth_files:
+    if depth_sessions:
         results, seconds = replay(
-            depth_files, workers=args.workers, scheduler=args.scheduler, progress=not args.quiet
+            depth_sessions, workers=args.workers, scheduler=args.scheduler, progress=not args.quiet
         )
         records = [r for res in results for r in res.records]
         _print_summary(records)
@@ -413,9 +413,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             for res in results:
                 print(res)
         diverged += sum(not r.identical for r in results)
-    if time_files:
+    if time_sessions:
         start = time.perf_counter()
-        timed = replay_time(time_files, progress=not args.quiet)
+        timed = replay_time(time_sessions, progress=not args.quiet)
         moves = sum(r.compared for r in timed)
         print(
             f"searched {moves} time-mode moves of {len(timed)} file(s) where the original "
