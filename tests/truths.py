@@ -122,3 +122,52 @@ def _ttt(cells: str) -> int:
             if best == 1:
                 break
     return best
+
+
+# ------------------------------------------------------------------ m,n,k-games
+def mnk_value(rows: Sequence[str], k: int, marks: str = "XO") -> int:
+    """The value of an m,n,k-game board for the side to move (the first player, whose
+    mark is ``marks[0]``, when the marks are equal).
+
+    ``rows`` are equal-length strings of the two ``marks`` and ``.`` (any row order;
+    Five-in-a-row writes ``B`` and ``W``, black moving first). Written
+    from the rules, independent of the library: ``k`` or more marks of one player in a
+    row, across, up or along a diagonal, win; a full board is a draw. A board where
+    someone has already won is valued for the side to move, who has lost. Plain memoised
+    minimax over the board as a string: for boards of up to about 16 cells.
+    """
+    width = len(rows[0])
+    cells = "".join(rows).upper().replace(marks[0], "X").replace(marks[1], "O")
+    return _mnk(cells, width, len(rows), k)
+
+
+def _k_in_a_row(cells: str, width: int, height: int, k: int, mark: str) -> bool:
+    for row in range(height):
+        for col in range(width):
+            for dcol, drow in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                run = 0
+                r, c = row, col
+                while 0 <= r < height and 0 <= c < width and cells[r * width + c] == mark:
+                    run += 1
+                    r += drow
+                    c += dcol
+                if run >= k:
+                    return True
+    return False
+
+
+@cache
+def _mnk(cells: str, width: int, height: int, k: int) -> int:
+    mover = "X" if cells.count("X") == cells.count("O") else "O"
+    other = "O" if mover == "X" else "X"
+    if _k_in_a_row(cells, width, height, k, other):
+        return -1
+    if "." not in cells:
+        return 0
+    best = -1
+    for i, c in enumerate(cells):
+        if c == ".":
+            best = max(best, -_mnk(cells[:i] + mover + cells[i + 1 :], width, height, k))
+            if best == 1:
+                break
+    return best

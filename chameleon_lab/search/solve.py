@@ -159,6 +159,8 @@ def solve_state(
 SPECIALISED: dict[str, str] = {
     "connect4": "chameleon_lab.games.connect4.solver",
     "othello": "chameleon_lab.games.othello.solver",
+    "gomoku": "chameleon_lab.games.mnk.solver",
+    "tictactoe": "chameleon_lab.games.mnk.solver",
 }
 #: Games whose own solver answers from an opening book, and the module of their books
 #: (with a ``solve_state(game, state, tt_bits, book)`` that looks the book up before
