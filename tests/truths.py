@@ -90,38 +90,13 @@ def _dice_table(target: int) -> list[list[int]]:
 
 
 # ------------------------------------------------------------------------ TicTacToe
-_LINES = (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)
-)  # fmt: skip
-
-
 def tictactoe_value(rows: Sequence[str]) -> int:
     """The value of a TicTacToe board for the side to move (X when the marks are equal).
 
     ``rows`` are three strings of ``X``, ``O`` and ``.`` (any row order: the value does
-    not depend on it). Written from the rules, independent of the library: three in a
-    row wins, a full board is a draw. A board where someone has already won is valued
-    for the side to move, who has lost.
+    not depend on it). TicTacToe is the 3,3,3-game: :func:`mnk_value` with ``k = 3``.
     """
-    cells = "".join(rows).upper()
-    return _ttt(cells)
-
-
-@cache
-def _ttt(cells: str) -> int:
-    mover = "X" if cells.count("X") == cells.count("O") else "O"
-    other = "O" if mover == "X" else "X"
-    if any(all(cells[i] == other for i in line) for line in _LINES):
-        return -1
-    if "." not in cells:
-        return 0
-    best = -1
-    for i, c in enumerate(cells):
-        if c == ".":
-            best = max(best, -_ttt(cells[:i] + mover + cells[i + 1 :]))
-            if best == 1:
-                break
-    return best
+    return mnk_value(rows, 3)
 
 
 # ------------------------------------------------------------------ m,n,k-games
