@@ -221,27 +221,29 @@ def solve_state(game, state: np.ndarray, tt_bits: int = 20) -> Solution:
     tt_keys = np.full(size, _EMPTY_KEY, dtype=np.int64)
     tt_info = np.zeros(size, dtype=np.int64)
     tt_vals = np.zeros(size)
-    moves = np.zeros((empty + 2, max(cells, 1)), dtype=np.int64)
+    moves = np.zeros((empty + 2, cells), dtype=np.int64)
     stats = np.zeros(3, dtype=np.int64)
     key = int(state[K.KEY])
-    args = (
-        p, -1.0, 1.0, 0, key, empty, board, count, live, runs, start, through, order, k,
-        K.STONE_KEYS, np.int64(K.SIDE_KEY), moves, tt_keys, tt_info, tt_vals, stats,
+    tables = (
+        board, count, live, runs, start, through, order, k, K.STONE_KEYS,
+        np.int64(K.SIDE_KEY), moves, tt_keys, tt_info, tt_vals, stats,
     )  # fmt: skip
+    args = (p, -1.0, 1.0, 0, key, empty, *tables)
     _node.compile(tuple(numba.typeof(a) for a in args))  # not timed: the search alone is
     begin = time.perf_counter()
     value = _node(*args)
+    move = _root_move(value, p, key, empty, tables)  # timed and counted with the search
     seconds = time.perf_counter() - begin
-    move = _root_move(value, *args[4:])
     value = float(value) + 0.0  # -0.0 (a negated draw) as 0.0
     return Solution(value, move, int(stats[0]), int(stats[1]), int(stats[2]), seconds)
 
 
-def _root_move(value, key, empty, board, count, live, runs, start, through, order, k, *rest):
-    """A root move that keeps ``value``: the table's where it holds one, else the first
-    cell whose child has the value ``-value`` (each child solved with the same table)."""
-    keys, side_key, moves, tt_keys, tt_info, tt_vals, stats = rest
-    p = int((board != 0).sum()) & 1
+def _root_move(value, p, key, empty, tables):
+    """A root move of player ``p`` that keeps ``value``: the table's where it holds one,
+    else the first cell whose child has the value ``-value`` (each child solved with the
+    same table). ``tables`` are :func:`_node`'s arguments after ``empty``."""
+    board, count, live, _, start, through, order, k, keys, side_key, _, *tt, _ = tables
+    tt_keys, tt_info, tt_vals = tt
     slot = key & (tt_keys.shape[0] - 1)
     # the root's entry: exact, a lower bound of +1 (its move wins) or an upper bound of
     # -1 (every move loses)
@@ -259,11 +261,7 @@ def _root_move(value, key, empty, board, count, live, runs, start, through, orde
         elif empty == 1:
             child = 0.0
         else:
-            child = _node(
-                1 - p, -1.0, 1.0, 1, key ^ keys[p, c] ^ side_key, empty - 1, board, count,
-                live, runs, start, through, order, k, keys, side_key, moves, tt_keys,
-                tt_info, tt_vals, stats,
-            )  # fmt: skip
+            child = _node(1 - p, -1.0, 1.0, 1, key ^ keys[p, c] ^ side_key, empty - 1, *tables)
         _place(c, p, board, count, live, start, through, -1)
         if -child == value:
             return int(c)
