@@ -1,0 +1,285 @@
+"""Holm, TOST, detectable gaps and verdicts (chameleon_lab.analysis.claims).
+
+The expected values are computed here without the code under test: Holm's adjustment
+by hand and by a plain loop, the one-sided tests and the interval by the
+Agresti-Caffo normal approximation written out with the standard library, Fisher's
+test from binomial coefficients, and the detectable gaps from their closed forms and by
+simulating the tests they describe.
+"""
+
+from __future__ import annotations
+
+import math
+from statistics import NormalDist
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chameleon_lab.analysis.claims import (
+    detectable_elo,
+    detectable_rate_gap,
+    holm,
+    tost,
+    verdict,
+)
+
+PHI = NormalDist().cdf
+Z = NormalDist().inv_cdf
+
+# --- Holm ---------------------------------------------------------------------------
+
+
+def test_holm_on_known_values():
+    # sorted: 0.005 * 4 = 0.02, 0.01 * 3 = 0.03, 0.03 * 2 = 0.06, 0.04 * 1 = 0.04 -> 0.06
+    np.testing.assert_allclose(holm([0.01, 0.04, 0.03, 0.005]), [0.03, 0.06, 0.06, 0.02])
+    np.testing.assert_allclose(holm([0.5, 0.3]), [0.6, 0.6])  # 0.3 * 2, then max(0.5, 0.6)
+    np.testing.assert_allclose(holm([0.9, 0.8, 0.7]), [1.0, 1.0, 1.0])  # capped at 1
+    np.testing.assert_allclose(holm([0.02]), [0.02])
+    assert holm([]).shape == (0,)
+
+
+def plain_holm(p: list[float]) -> list[float]:
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    out, running = [0.0] * m, 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p[i]))
+        out[i] = running
+    return out
+
+
+@settings(max_examples=30, deadline=None)  # multipletests runs gc.collect() on each call
+@given(st.lists(st.floats(0, 1), min_size=1, max_size=12))
+def test_holm_matches_a_plain_loop(p):
+    np.testing.assert_allclose(holm(p), plain_holm(p), rtol=1e-12, atol=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("p", "message"),
+    [
+        ([0.2, 1.5], r"p-values must be in \[0, 1\], got \[1.5\]"),
+        ([-0.1], r"got \[-0.1\]"),
+        ([0.1, float("nan")], r"got \[nan\]"),
+        ([[0.1, 0.2]], r"one-dimensional, got shape \(1, 2\)"),
+    ],
+)
+def test_holm_refuses_what_are_not_p_values(p, message):
+    with pytest.raises(ValueError, match=message):
+        holm(p)
+
+
+# --- TOST ---------------------------------------------------------------------------
+
+
+def agresti_caffo(ka: int, na: int, kb: int, nb: int) -> tuple[float, float]:
+    """Difference and standard error after adding a success and a failure to each."""
+    pa, pb = (ka + 1) / (na + 2), (kb + 1) / (nb + 2)
+    return pa - pb, math.sqrt(pa * (1 - pa) / (na + 2) + pb * (1 - pb) / (nb + 2))
+
+
+def fisher_two_sided(ka: int, na: int, kb: int, nb: int) -> float:
+    """Sum of the hypergeometric probabilities of the tables no likelier than the one seen."""
+    k = ka + kb
+
+    def prob(x: int) -> float:
+        return math.comb(na, x) * math.comb(nb, k - x) / math.comb(na + nb, k)
+
+    seen = prob(ka)
+    xs = range(max(0, k - nb), min(k, na) + 1)
+    return min(1.0, sum(prob(x) for x in xs if prob(x) <= seen * (1 + 1e-7)))
+
+
+def test_two_large_equal_samples_are_equivalent():
+    e = tost(500, 1000, 505, 1000, margin=0.15)
+    assert e.verdict == "equivalent" and e.equivalent and not e.differs
+    assert e.difference == pytest.approx(-0.005)
+    assert -0.15 < e.ci_low < e.difference < e.ci_high < 0.15
+
+
+def test_far_apart_rates_differ():
+    e = tost(100, 1000, 600, 1000)
+    assert e.verdict == "differs" and e.differs and not e.equivalent
+    assert e.p_differ < 1e-100 and e.p_tost > 0.5
+
+
+def test_six_games_each_decide_nothing():
+    e = tost(3, 6, 2, 6)
+    assert e.verdict == "undecided" and not e.equivalent and not e.differs
+    assert e.p_differ == pytest.approx(1.0)
+
+
+def test_a_small_but_detected_difference_is_reported_as_a_difference():
+    e = tost(5000, 10000, 5300, 10000, margin=0.15)
+    assert e.equivalent and e.differs  # both tests reject
+    assert e.verdict == "differs"
+
+
+def test_one_sided_p_values_and_the_interval_by_the_normal_approximation():
+    ka, na, kb, nb, margin, alpha = 45, 80, 38, 90, 0.1, 0.05
+    e = tost(ka, na, kb, nb, margin=margin, alpha=alpha)
+    d, se = agresti_caffo(ka, na, kb, nb)
+    assert e.p_lower == pytest.approx(1 - PHI((d + margin) / se), rel=1e-9)
+    assert e.p_upper == pytest.approx(PHI((d - margin) / se), rel=1e-9)
+    assert e.p_tost == max(e.p_lower, e.p_upper)
+    half = Z(1 - alpha) * se  # the 1 - 2 alpha interval
+    assert (e.ci_low, e.ci_high) == pytest.approx((d - half, d + half), rel=1e-9)
+    assert e.difference == pytest.approx(45 / 80 - 38 / 90)
+    assert e.p_differ == pytest.approx(fisher_two_sided(ka, na, kb, nb), rel=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    na=st.integers(1, 300),
+    nb=st.integers(1, 300),
+    fa=st.floats(0, 1),
+    fb=st.floats(0, 1),
+    margin=st.sampled_from([0.05, 0.1, 0.15, 0.3]),
+    alpha=st.sampled_from([0.01, 0.05, 0.1]),
+)
+def test_tost_agrees_with_independent_computations(na, nb, fa, fb, margin, alpha):
+    ka, kb = round(fa * na), round(fb * nb)
+    e = tost(ka, na, kb, nb, margin=margin, alpha=alpha)
+    d, se = agresti_caffo(ka, na, kb, nb)
+    assert e.p_lower == pytest.approx(1 - PHI((d + margin) / se), rel=1e-7, abs=1e-12)
+    assert e.p_upper == pytest.approx(PHI((d - margin) / se), rel=1e-7, abs=1e-12)
+    assert e.p_differ == pytest.approx(fisher_two_sided(ka, na, kb, nb), rel=1e-6, abs=1e-12)
+    # the TOST rejects exactly when the 1 - 2 alpha interval lies inside the margins
+    if abs(e.p_tost - alpha) > 1e-9:
+        assert e.equivalent == (-margin < e.ci_low and e.ci_high < margin)
+    want = "differs" if e.p_differ < alpha else "equivalent" if e.p_tost < alpha else "undecided"
+    assert e.verdict == want
+
+
+def test_whole_valued_floats_are_counts():
+    assert tost(5.0, 10.0, np.int64(4), 10).difference == pytest.approx(0.1)
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "message"),
+    [
+        ((2.5, 10, 1, 10), {}, "successes_a must be a whole number >= 0, got 2.5"),
+        ((2, 10, -1, 10), {}, "successes_b must be a whole number >= 0, got -1"),
+        ((True, 10, 1, 10), {}, "successes_a must be a whole number >= 0, got True"),
+        ((11, 10, 1, 10), {}, "successes_a = 11 must be at most n_a = 10"),
+        ((1, 10, 5, 4), {}, "successes_b = 5 must be at most n_b = 4"),
+        ((0, 0, 1, 10), {}, "n_a must be a whole number >= 1, got 0"),
+        ((1, 10, 1, float("nan")), {}, "n_b must be a whole number >= 1, got nan"),
+        ((1, 10, 1, 10), {"margin": 0}, r"margin must be in \(0, 1\), got 0"),
+        ((1, 10, 1, 10), {"margin": 1.0}, r"margin must be in \(0, 1\), got 1.0"),
+        ((1, 10, 1, 10), {"margin": -0.1}, r"margin must be in \(0, 1\), got -0.1"),
+        ((1, 10, 1, 10), {"alpha": 0.5}, r"alpha must be in \(0, 0.5\), got 0.5"),
+        ((1, 10, 1, 10), {"alpha": 0}, r"alpha must be in \(0, 0.5\), got 0"),
+    ],
+)
+def test_tost_names_bad_input(args, kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        tost(*args, **kwargs)
+
+
+# --- detectable gaps ----------------------------------------------------------------
+
+
+def elo_of_score(s: float) -> float:
+    return 400 * math.log10(s / (1 - s))
+
+
+@pytest.mark.parametrize(
+    ("blocks", "sd", "alpha", "power"), [(50, 0.2, 0.05, 0.8), (12, 0.15, 0.01, 0.9)]
+)
+def test_detectable_elo_by_its_closed_form(blocks, sd, alpha, power):
+    delta = (Z(1 - alpha / 2) + Z(power)) * sd / math.sqrt(blocks)
+    want = elo_of_score(0.5 + delta)
+    assert detectable_elo(blocks, sd, alpha, power) == pytest.approx(want, rel=1e-9)
+    one_sided = elo_of_score(0.5 + (Z(1 - alpha) + Z(power)) * sd / math.sqrt(blocks))
+    assert detectable_elo(blocks, sd, alpha, power, two_sided=False) == pytest.approx(one_sided)
+    assert detectable_elo(4 * blocks, sd, alpha, power) < want
+
+
+@pytest.mark.parametrize(("blocks", "sd"), [(50, 0.2), (20, 0.3)])
+def test_a_gap_of_detectable_elo_is_found_with_the_power_asked(blocks, sd):
+    s = 1 / (1 + 10 ** (-detectable_elo(blocks, sd) / 400))  # the score of that Elo gap
+    rng = np.random.default_rng(7)
+    means = rng.normal(s, sd, (40_000, blocks)).mean(axis=1)
+    found = np.abs(means - 0.5) / (sd / math.sqrt(blocks)) > Z(0.975)
+    assert found.mean() == pytest.approx(0.8, abs=0.015)
+
+
+def test_no_gap_is_detectable_when_the_design_is_too_small():
+    assert detectable_elo(1, 0.5) == math.inf  # the mean score would need to pass 1
+    assert detectable_rate_gap(5, 5, 0.9) == math.inf
+
+
+@pytest.mark.parametrize(
+    ("n_a", "n_b", "p", "alpha", "power"),
+    [(400, 400, 0.5, 0.05, 0.8), (300, 500, 0.3, 0.05, 0.8), (1000, 200, 0.1, 0.01, 0.9)],
+)
+def test_detectable_rate_gap_by_the_arcsine_closed_form(n_a, n_b, p, alpha, power):
+    h = (Z(1 - alpha / 2) + Z(power)) * math.sqrt(1 / n_a + 1 / n_b)
+    want = math.sin(math.asin(math.sqrt(p)) + h / 2) ** 2 - p
+    # statsmodels solves numerically (to about 1e-6) and counts the other tail's tiny
+    # chance of rejecting too (about 1e-7 here): hence rel 1e-5
+    assert detectable_rate_gap(n_a, n_b, p, alpha, power) == pytest.approx(want, rel=1e-5)
+    h1 = (Z(1 - alpha) + Z(power)) * math.sqrt(1 / n_a + 1 / n_b)
+    one = math.sin(math.asin(math.sqrt(p)) + h1 / 2) ** 2 - p
+    got = detectable_rate_gap(n_a, n_b, p, alpha, power, two_sided=False)
+    assert got == pytest.approx(one, rel=1e-5)
+
+
+@pytest.mark.parametrize(("n_a", "n_b", "p"), [(400, 400, 0.5), (300, 500, 0.3)])
+def test_a_rate_gap_of_that_size_is_found_with_the_power_asked(n_a, n_b, p):
+    gap = detectable_rate_gap(n_a, n_b, p)
+    rng = np.random.default_rng(3)
+    ka, kb = rng.binomial(n_a, p + gap, 40_000), rng.binomial(n_b, p, 40_000)
+    arcsine = 2 * np.arcsin(np.sqrt(ka / n_a)) - 2 * np.arcsin(np.sqrt(kb / n_b))
+    found = np.abs(arcsine) / math.sqrt(1 / n_a + 1 / n_b) > Z(0.975)
+    assert found.mean() == pytest.approx(0.8, abs=0.015)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: detectable_elo(0, 0.2), "blocks must be a whole number >= 1, got 0"),
+        (lambda: detectable_elo(10.5, 0.2), "blocks must be a whole number >= 1, got 10.5"),
+        (lambda: detectable_elo(10, 0), "sd must be a finite number > 0, got 0"),
+        (lambda: detectable_elo(10, math.inf), "sd must be a finite number > 0, got inf"),
+        (lambda: detectable_elo(10, 0.2, power=1), r"power must be in \(0, 1\), got 1"),
+        (lambda: detectable_elo(10, 0.2, alpha=0.7), r"alpha must be in \(0, 0.5\), got 0.7"),
+        (lambda: detectable_rate_gap(0, 10, 0.5), "n_a must be a whole number >= 1, got 0"),
+        (lambda: detectable_rate_gap(10, 10, 1.0), r"p must be in \(0, 1\), got 1.0"),
+        (lambda: detectable_rate_gap(10, 10, 0.5, power=0), r"power must be in \(0, 1\), got 0"),
+    ],
+)
+def test_detectable_gaps_name_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+# --- verdicts -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("p", "estimate", "want"),
+    [
+        (0.01, 3.2, "supported"),
+        (0.01, -0.4, "contradicted"),
+        (0.2, 5.0, "open"),
+        (0.2, -5.0, "open"),
+        (0.05, 1.0, "open"),  # not below alpha
+        (0.001, 0.0, "open"),  # no direction
+    ],
+)
+def test_verdicts(p, estimate, want):
+    assert verdict(p, estimate) == want
+
+
+def test_verdicts_follow_alpha_and_name_bad_input():
+    assert verdict(0.03, 1.0, alpha=0.01) == "open"
+    assert verdict(np.float64(0.009), np.float64(1.0), alpha=0.01) == "supported"
+    with pytest.raises(ValueError, match=r"p_adjusted must be in \[0, 1\], got 1.2"):
+        verdict(1.2, 1.0)
+    with pytest.raises(ValueError, match="estimate must be a number"):
+        verdict(0.01, float("nan"))
+    with pytest.raises(ValueError, match=r"alpha must be in \(0, 0.5\), got 0.6"):
+        verdict(0.01, 1.0, alpha=0.6)
