@@ -642,9 +642,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     session_option(
         "--design",
-        help="original (Chameleon's default), every (other games' default) or fixed",
+        help="original (Chameleon's default), every (other games' default), fixed, or "
+        "blocks (each repetition one distinct opening played with balanced seatings; "
+        "needs --opening-plies)",
     )
-    session_option("--players", type=_positive, help="seats a game for --design every")
+    session_option("--players", type=_positive, help="seats a game for --design every or blocks")
     session_option(
         "--seating",
         action="append",

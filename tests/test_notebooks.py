@@ -76,13 +76,16 @@ TINY = {
     },
     "05_time_budgets": {"algorithms": ["maxn", "paranoid"], "budgets_ms": [2, 4]},
     "09_beyond_the_thesis": {
-        "agents": ["paranoid", "brs", "mcts-ph"],
+        "agents": ["paranoid", "brs", "mcts-ph", "mcts"],
         "players": [3],
-        "budgets_ms": [2, 4],
-        "games": 3,
+        "budgets_ms": [2],
+        "blocks": 1,
+        "claim_players": [3],
+        "claim_budgets_ms": [2],
+        "max_blocks": 2,
         "two_player_games": ["tictactoe"],
         "two_player_budgets_ms": [2],
-        "two_player_repetitions": 1,
+        "two_player_blocks": 2,
         "workers": 1,  # in the kernel: two workers would each load the compiled searches
     },
     "06_two_player_search": {
@@ -154,7 +157,13 @@ PROMISED = {
     ),
     "09_beyond_the_thesis": (
         ["beyond_ratings", "beyond_effort_by_phase"],
-        ["beyond_ratings", "beyond_verdicts", "beyond_effort_by_phase", "beyond_two_player"],
+        [
+            "beyond_ratings",
+            "beyond_verdicts",
+            "beyond_time_per_move",
+            "beyond_effort_by_phase",
+            "beyond_two_player",
+        ],
     ),
     "06_two_player_search": (
         ["twoplayer_ladder_gomoku", "twoplayer_depth_in_time_gomoku", "twoplayer_dice_tree"],

@@ -222,6 +222,14 @@ def test_the_verdicts_name_every_inconsistent_cell():
     assert "consistent with ours in 1 of 2" in text and "Paranoid in 4-all-t10 (9/24" in text
     assert "MaxN in" not in text.split("not for")[1]
     assert consistency([side]).startswith("1 of 2 cells (50%) are consistent")
+    # 5/24 against 6/24 and 22/24 against 9/24: too few games for equivalence within
+    # 15 points, and a difference of 54 points
+    assert side["equivalence"].tolist() == ["undecided", "differs"]
+    assert text.endswith("0 equivalent, 1 differs, 1 undecided.")
+    many = beside_thesis(ours.assign(games=[2400, 24], wins=[600, 22], losses=[1800, 2]),
+                         thesis.assign(games=[2400, 24], wins=[610, 9], losses=[1790, 15]),
+                         "6.8")  # fmt: skip
+    assert many["equivalence"].tolist() == ["equivalent", "differs"]
     today = ours.assign(wins=[1, 2])
     both = beside_today(side, today, "improved")
     assert both["improved_wins"].tolist() == [1, 2]

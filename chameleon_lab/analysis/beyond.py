@@ -2,35 +2,39 @@
 the newer multi-player methods, rated.
 
 * :func:`ladder_study`: a round robin of :data:`LADDER_AGENTS` (or any agents) on
-  Chameleon Chess with three and four players at several time budgets, from random
-  openings; every game seats distinct agents dealt so that each sits about equally
-  often (:func:`~chameleon_lab.tournament.seatings.balanced_seatings`).
-* :func:`ladder_ratings`: Bradley-Terry ratings with 95 % intervals per player count
-  and budget (:func:`~.stats.ratings`: every pair of agents in a game is one
-  comparison, the better result wins it).
-* :func:`verdicts`: the published claims (:data:`CLAIMS`) against those ratings.
+  Chameleon Chess with three and four players at several time budgets, in blocks
+  (:func:`~chameleon_lab.tournament.designs.block_seatings`): each block one opening
+  of a suite of distinct openings, played with seatings that give every agent every
+  seat equally often and every pair of agents equally many meetings.
+* :func:`ladder_ratings`: Plackett-Luce ratings from the games' finishing orders with
+  bootstrap intervals over blocks per player count and budget
+  (:func:`~chameleon_lab.analysis.ranking.ratings`).
+* :func:`design_summary`: what the records show of the design: games, blocks,
+  distinct openings, seats per agent and meetings per pair (fewest and most).
 * :func:`two_player_study`: MCTS against the two-player suite's alpha-beta on Connect
-  Four and Othello.
+  Four and Othello, in game pairs on distinct openings.
 * :func:`effort_by_phase`: nodes, iterations and depth per move by game phase.
 
-Fresh games go to records files under ``records_dir`` (one per session), so a rerun
-resumes instead of starting over.
+The published claims are head-to-head comparisons, tested by
+:mod:`chameleon_lab.analysis.headtohead` (:data:`CLAIMS` names them). Fresh games go
+to records files under ``records_dir`` (one per session), so a rerun resumes instead
+of starting over.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import permutations
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as st
 
 from ..tournament import Session, Tables, run_session, session_records, tables
-from ..tournament.seatings import balanced_seatings
-from .stats import ratings
+from .headtohead import Claim
+from .ranking import ratings
 from .studies import phase
 
 #: MCTS's playouts in Chameleon Chess: random games there run long, so a playout stops
@@ -69,21 +73,22 @@ TWO_PLAYER_AGENTS: dict[str, dict[str, Any]] = {
     "alphabeta": {"algorithm": "alphabeta"},
 }
 
-#: Published claims as (who says it, what, the agent claimed stronger, its rivals).
-CLAIMS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
-    (
-        "Nijssen & Winands 2011",
-        "MCTS-maxn with progressive history is the strongest MCTS variant",
-        "mcts-ph",
-        ("mcts", "mcts-paranoid", "mcts-brs"),
+#: The published claims on these agents, each against the rivals its paper names
+#: (MaxN-IS stands for MaxN: the same values at every depth, found with fewer nodes).
+CLAIMS: tuple[Claim, ...] = (
+    Claim("Schadd & Winands 2011", "Best-Reply Search is stronger than MaxN", "brs", "maxnis"),
+    Claim(
+        "Schadd & Winands 2011", "Best-Reply Search is stronger than Paranoid", "brs", "paranoid"
     ),
-    (
-        "Schadd & Winands 2011",
-        "Best-Reply Search is stronger than MaxN and Paranoid",
-        "brs",
-        ("maxnis", "paranoid"),
+    Claim("Esser et al. 2013", "BRS+ is stronger than BRS", "brsplus", "brs"),
+    Claim("Nijssen & Winands 2011", "progressive history improves MCTS-maxn", "mcts-ph", "mcts"),
+    Claim(
+        "Nijssen & Winands 2013",
+        "MCTS-maxn is stronger than MCTS-paranoid",
+        "mcts",
+        "mcts-paranoid",
     ),
-    ("Esser et al. 2013", "BRS+ is stronger than BRS", "brsplus", ("brs",)),
+    Claim("Nijssen & Winands 2013", "MCTS-maxn is stronger than MCTS-BRS", "mcts", "mcts-brs"),
 )
 
 
@@ -95,19 +100,22 @@ def ladder_session(
     agents: Mapping[str, Mapping[str, Any]],
     players: int,
     budget_ms: float,
-    games: int,
+    blocks: int,
     *,
     seed: int = 0,
     opening_plies: int = 8,
 ) -> Session:
-    """One round robin of ``agents`` in ``games`` games of ``players`` players at
-    ``budget_ms`` a move, each from ``opening_plies`` random plies."""
-    seatings = balanced_seatings(list(agents), players, games, seed)
+    """A round robin of ``agents`` at ``players`` seats and ``budget_ms`` a move:
+    ``blocks`` blocks, each a distinct opening of ``opening_plies`` random plies
+    played with the balanced seatings of a block (seat orders of a Williams square:
+    with four seats 4 games a group of agents instead of 24)."""
     return Session(
         f"beyond-{players}p-{budget_ms:g}ms",
         _with_budget(agents, budget_ms),
-        design="fixed",
-        seatings=seatings,
+        design="blocks",
+        players=players,
+        orders="williams",
+        repetitions=blocks,
         seed=seed,
         opening_plies=opening_plies,
     )
@@ -139,7 +147,7 @@ def ladder_study(
     agents: Mapping[str, Mapping[str, Any]] | None = None,
     players: Sequence[int] = (3, 4),
     budgets_ms: Sequence[float] = (10, 30),
-    games: int = 12,
+    blocks: int = 2,
     *,
     seed: int = 0,
     opening_plies: int = 8,
@@ -148,11 +156,12 @@ def ladder_study(
     progress: bool = True,
 ) -> Tables:
     """The round robin of ``agents`` (default :data:`LADDER_AGENTS`) for every player
-    count and budget; tables with ``players`` and ``budget_ms`` columns."""
+    count and budget, ``blocks`` blocks each; tables with ``players`` and
+    ``budget_ms`` columns."""
     agents = LADDER_AGENTS if agents is None else agents
     sessions = [
         (
-            ladder_session(agents, p, b, games, seed=seed, opening_plies=opening_plies),
+            ladder_session(agents, p, b, blocks, seed=seed, opening_plies=opening_plies),
             {"players": int(p), "budget_ms": float(b)},
         )
         for p in players
@@ -165,8 +174,13 @@ def _subset(t: Tables, mask_of: Any) -> Tables:
     return Tables(*(df[mask_of(df)].reset_index(drop=True) for df in (t.games, t.seats, t.moves)))
 
 
-def ladder_ratings(t: Tables, by: Sequence[str] = ("players", "budget_ms")) -> pd.DataFrame:
-    """Bradley-Terry ratings (Elo scale, mean 0, 95 % intervals) per group of ``by``."""
+def ladder_ratings(
+    t: Tables, by: Sequence[str] = ("players", "budget_ms"), *, seed: int = 0
+) -> pd.DataFrame:
+    """Plackett-Luce ratings (Elo scale, mean 0) with 95 % bootstrap intervals over
+    blocks and the chance of being rated best, per group of ``by``. A group whose
+    games admit no estimate (an agent ahead of, or behind, everyone it met) gets NaN
+    ratings and the reason in ``note``, instead of stopping the study."""
     out = []
     for key, _ in t.games.groupby(list(by), sort=True):
         key = key if isinstance(key, tuple) else (key,)
@@ -174,51 +188,50 @@ def ladder_ratings(t: Tables, by: Sequence[str] = ("players", "budget_ms")) -> p
         def mask(df: pd.DataFrame, key: tuple = key) -> pd.Series:
             return np.logical_and.reduce([df[c] == v for c, v in zip(by, key, strict=True)])
 
-        r = ratings(_subset(t, mask))
+        part = _subset(t, mask)
+        try:
+            r = ratings(part, seed=seed)
+            r["note"] = ""
+        except ValueError as exc:  # no maximum-likelihood estimate: say why, rate nobody
+            agents = sorted(part.seats["agent"].unique())
+            empty = dict.fromkeys(["elo", "ci_low", "ci_high", "rank_prob_best"], np.nan)
+            r = pd.DataFrame({"agent": agents, **empty, "note": str(exc)})
         for c, v in zip(by, key, strict=True):
             r[c] = v
         out.append(r)
-    return pd.concat(out, ignore_index=True)[[*by, "agent", "elo", "ci_low", "ci_high", "se",
-                                              "comparisons"]]  # fmt: skip
+    rated = pd.concat(out, ignore_index=True)
+    return rated[[*by, *[c for c in rated.columns if c not in by]]]
 
 
-def verdicts(
-    rated: pd.DataFrame,
-    claims: Sequence[tuple[str, str, str, Sequence[str]]] = CLAIMS,
-    by: Sequence[str] = ("players", "budget_ms"),
-    confidence: float = 0.95,
-) -> pd.DataFrame:
-    """Each claim against the ratings of every group of ``by``: the claimed agent's
-    rating minus its best rival's, with an interval (the two standard errors combined
-    as if independent), and a verdict: ``supported`` (the interval lies above 0),
-    ``contradicted`` (below 0) or ``open`` (it holds 0: the games cannot tell)."""
-    z = st.norm.ppf(0.5 + confidence / 2.0)
+def design_summary(t: Tables, by: Sequence[str] = ("players", "budget_ms")) -> pd.DataFrame:
+    """Per group of ``by``, what the records show of the design: games, blocks,
+    distinct openings, the fewest and most games an agent played at one seat, and the
+    fewest and most games a pair of agents met in."""
     rows = []
-    for key, group in rated.groupby(list(by), sort=True):
+    for key, games in t.games.groupby(list(by), sort=True):
         key = key if isinstance(key, tuple) else (key,)
-        elo = group.set_index("agent")
-        for source, claim, agent, rivals in claims:
-            present = [r for r in rivals if r in elo.index]
-            if agent not in elo.index or not present:
-                continue
-            rival = max(present, key=lambda r: elo.at[r, "elo"])
-            gap = float(elo.at[agent, "elo"] - elo.at[rival, "elo"])
-            half = z * float(np.hypot(elo.at[agent, "se"], elo.at[rival, "se"]))
-            verdict = (
-                "supported" if gap - half > 0 else "contradicted" if gap + half < 0 else "open"
-            )
-            rows.append(
-                {
-                    **dict(zip(by, key, strict=True)),
-                    "source": source,
-                    "claim": claim,
-                    "best_rival": rival,
-                    "elo_gap": gap,
-                    "ci_low": gap - half,
-                    "ci_high": gap + half,
-                    "verdict": verdict,
-                }
-            )
+        ids = set(zip(games["session_id"], games["game"], strict=True))
+        seats = t.seats[
+            [k in ids for k in zip(t.seats["session_id"], t.seats["game"], strict=True)]
+        ]
+        # agents by the seats used (0 where an agent never sat at a seat others took)
+        per_seat = seats.groupby(["agent", "seat"], observed=True).size().unstack(fill_value=0)
+        present = seats.groupby(["session_id", "game"])["agent"].agg(lambda a: sorted(set(a)))
+        pairs = Counter(p for names in present for p in combinations(names, 2))
+        agents = sorted(seats["agent"].unique())
+        meetings = [pairs.get(p, 0) for p in combinations(agents, 2)]
+        rows.append(
+            {
+                **dict(zip(by, key, strict=True)),
+                "games": len(games),
+                "blocks": games[["session_id", "repetition"]].drop_duplicates().shape[0],
+                "openings": games["opening"].nunique(),
+                "seat_games_min": int(per_seat.to_numpy().min()),
+                "seat_games_max": int(per_seat.to_numpy().max()),
+                "meetings_min": min(meetings),
+                "meetings_max": max(meetings),
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -226,7 +239,7 @@ def two_player_study(
     game: str,
     agents: Mapping[str, Mapping[str, Any]] | None = None,
     budgets_ms: Sequence[float] = (10,),
-    repetitions: int = 2,
+    blocks: int = 2,
     *,
     seed: int = 0,
     opening_plies: int = 2,
@@ -234,19 +247,20 @@ def two_player_study(
     workers: int | None = None,
     progress: bool = True,
 ) -> Tables:
-    """Every ordered pair of ``agents`` (default :data:`TWO_PLAYER_AGENTS`) plays
-    ``game`` at every budget, ``repetitions`` times from random openings; tables with
-    ``game`` and ``budget_ms`` columns (``game_name`` is the game)."""
+    """Every pair of ``agents`` (default :data:`TWO_PLAYER_AGENTS`) plays ``game`` at
+    every budget in ``blocks`` blocks: a block is one distinct opening of
+    ``opening_plies`` random plies on which every pair plays a game pair (both seat
+    orders); tables with ``game`` and ``budget_ms`` columns (``game_name`` is the
+    game)."""
     agents = TWO_PLAYER_AGENTS if agents is None else agents
     sessions = [
         (
             Session(
                 f"beyond-{game}-{b:g}ms",
                 _with_budget(agents, b),
-                design="fixed",
-                seatings=list(permutations(agents, 2)),
+                design="blocks",
                 game=game,
-                repetitions=repetitions,
+                repetitions=blocks,
                 seed=seed,
                 opening_plies=opening_plies,
                 move_limit=None,
@@ -271,18 +285,3 @@ def effort_by_phase(moves: pd.DataFrame) -> pd.DataFrame:
         .median()
         .reset_index()
     )
-
-
-def verdict_text(table: pd.DataFrame) -> str:
-    """The verdicts of :func:`verdicts` in words, one line per claim and group, so a
-    notebook's conclusion reads what its own run found."""
-    lines = []
-    for (source, claim), group in table.groupby(["source", "claim"], sort=False):
-        lines.append(f"{source}: {claim}.")
-        for row in group.itertuples():
-            lines.append(
-                f"  {row.players} players, {row.budget_ms:g} ms: {row.verdict} "
-                f"({row.elo_gap:+.0f} Elo against {row.best_rival}, 95 % interval "
-                f"{row.ci_low:+.0f} to {row.ci_high:+.0f})"
-            )
-    return "\n".join(lines)

@@ -279,32 +279,43 @@ def plot_opening_values(openings: pd.DataFrame, width: int, height: int) -> Any:
 
 
 def plot_ratings_vs_budget(rated: pd.DataFrame) -> Any:
-    """Bradley-Terry rating per agent against the time budget, one panel per player
-    count, with 95 % bands (:func:`.beyond.ladder_ratings` rows)."""
+    """Plackett-Luce rating per agent against the time budget, one panel per player
+    count, with 95 % intervals as bars where the run has them (:func:`.beyond.ladder_ratings`
+    rows; one block a cell gives point estimates only, and the title says so)."""
     import matplotlib.pyplot as plt
 
     counts = sorted(rated["players"].unique())
     fig, axes = plt.subplots(1, len(counts), figsize=(5.2 * len(counts), 4.2), sharey=True)
     axes = [axes] if len(counts) == 1 else list(axes)
+    intervals = rated[["ci_low", "ci_high"]].notna().all(axis=1)
     for ax, players in zip(axes, counts, strict=True):
         part = rated[rated["players"] == players]
         # the strongest at the largest budget first in the legend
         last = part[part["budget_ms"] == part["budget_ms"].max()]
         order = list(last.sort_values("elo", ascending=False)["agent"])
-        for agent in order:
+        for j, agent in enumerate(order):
             group = part[part["agent"] == agent].sort_values("budget_ms")
             look = style_of(agent)
-            ax.plot(group["budget_ms"], group["elo"], label=agent, **look)
-            ax.fill_between(group["budget_ms"], group["ci_low"], group["ci_high"],
-                            color=look["color"], alpha=0.08)  # fmt: skip
+            dodge = 10 ** (0.012 * (j - (len(order) - 1) / 2))  # apart on the log axis
+            ax.plot(group["budget_ms"] * dodge, group["elo"], label=agent, **look)
+            bars = group[intervals.loc[group.index]]
+            if not bars.empty:
+                ax.errorbar(bars["budget_ms"] * dodge, bars["elo"], capsize=3, fmt="none",
+                            yerr=[bars["elo"] - bars["ci_low"], bars["ci_high"] - bars["elo"]],
+                            color=look["color"], alpha=0.5)  # fmt: skip
         ax.axhline(0, color="0.5", linewidth=0.8)
         _budget_axis(ax, part["budget_ms"])
         ax.set_xlabel("time budget per move (ms, log scale)")
         ax.set_title(f"Chameleon Chess, {players} players", fontsize=10)
-    axes[0].set_ylabel("Bradley-Terry rating (Elo scale, mean 0)")
+    axes[0].set_ylabel("Plackett-Luce rating (Elo scale, mean 0)")
     axes[-1].legend(fontsize=7, title="agent", title_fontsize=8, loc="upper left",
                     bbox_to_anchor=(1.01, 1.0))  # fmt: skip
-    fig.suptitle("Ratings against time budget (bands: 95 % intervals)")
+    what = (
+        "bars: 95 % intervals over blocks"
+        if intervals.any()
+        else "point estimates: one block a cell gives no interval"
+    )
+    fig.suptitle(f"Ratings from finishing orders against time budget\n({what})", fontsize=10)
     fig.tight_layout()
     return fig
 

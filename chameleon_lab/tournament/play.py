@@ -32,14 +32,13 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
 from ..agents import DEFAULT_GAME, Agent, agent_from_params
 from ..games.chameleon import Position
 from ..games.match import Match
 from ..games.registry import Game, get_game
 from ..search.core import Budget
 from ..search.registry import get_algorithm
+from .designs import opening, seating_game
 from .seatings import SEATS, Seating
 from .session import GameTask
 
@@ -113,10 +112,7 @@ def position_text(position: Any) -> Any:
 
 def task_game(task: GameTask) -> Game:
     """The game of a task's seating (Chameleon Chess: the seated colours)."""
-    if task.game_name == DEFAULT_GAME:
-        occupied = [seat for seat, name in enumerate(task.seating) if name is not None]
-        return get_game(DEFAULT_GAME, players=occupied)
-    return get_game(task.game_name, **task.game_params)
+    return seating_game(task.game_name, task.game_params, task.seating)
 
 
 _WARM: set[str] = set()
@@ -147,29 +143,6 @@ def warm_up(params: dict[str, Any], start: Any) -> None:
         _WARM.add(key)
 
 
-#: Draws of an opening before giving up when every one ends the game.
-OPENING_ATTEMPTS = 1000
-
-
-def opening(start: Any, plies: int, seed: int) -> tuple[list[Any], Any]:
-    """``plies`` uniformly random moves from ``start`` (drawn by a generator seeded
-    with ``seed``) after which the game goes on, and the position they lead to; an
-    opening that ends the game is drawn again. ``ValueError`` when
-    :data:`OPENING_ATTEMPTS` draws all end it."""
-    rng = np.random.default_rng(seed)
-    for _ in range(OPENING_ATTEMPTS):
-        position, moves = start, []
-        while len(moves) < plies and not position.is_over:
-            legal = position.legal_moves
-            moves.append(legal[int(rng.integers(len(legal)))])
-            position = position.play(moves[-1])
-        if not position.is_over:
-            return moves, position
-    raise ValueError(
-        f"every random opening of {plies} plies tried ended the game; use fewer opening_plies"
-    )
-
-
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play ``task``'s game to its end and return its record.
 
@@ -182,7 +155,12 @@ def play_game(task: GameTask) -> dict[str, Any]:
     start = game.start()
     for params in task.agents.values():
         warm_up(params, start)
-    first, start = opening(start, task.opening_plies, task.opening_seed)
+    if task.opening_moves is not None:
+        first = list(task.opening_moves)
+        for move in first:
+            start = start.play(move)
+    else:
+        first, start = opening(start, task.opening_plies, task.opening_seed)
     seats = {
         seat: agent_from_params({**task.agents[name], "seed": task.seat_seed(seat)})
         for seat, name in enumerate(task.seating)

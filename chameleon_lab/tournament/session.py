@@ -39,9 +39,10 @@ import numpy as np
 from ..agents import DEFAULT_GAME, Agent, agent_from_params
 from ..games.chameleon import ORIGINAL_MOVE_LIMIT
 from ..games.registry import Game, get_game, resolve_params
+from .designs import ORDERS, block_seatings, opening_suite, seating_game
 from .seatings import Seating, check_seatings, every_seating, original_seatings
 
-DESIGNS = ("original", "every", "fixed")
+DESIGNS = ("original", "every", "fixed", "blocks")
 BUDGET_KEYS = ("depth", "time_ms", "nodes")
 #: agent parameters that must be booleans (or None): a string such as "false" would be
 #: true in Python, so it is refused rather than read
@@ -92,9 +93,12 @@ class GameTask:
     #: to worker processes and Dask workers, which register them before playing
     heuristics: dict[str, Any] = field(default_factory=dict, compare=False)
     #: random plies from the game's start before the agents play, drawn from
-    #: ``opening_seed`` (see :func:`.play.opening`)
+    #: ``opening_seed`` (see :func:`.designs.opening`)
     opening_plies: int = 0
     opening_seed: int = 0
+    #: the opening's moves in notation where the design fixes them (a block's opening
+    #: of :func:`.designs.opening_suite`); None: drawn from ``opening_seed``
+    opening_moves: tuple[str, ...] | None = None
 
     def seat_seed(self, seat: int) -> int:
         """The seed of the agent at ``seat`` in this game."""
@@ -120,8 +124,13 @@ class Session:
       (Chameleon Chess takes none here: each seating says which colours play).
     * ``design``: ``"original"`` (the original Chameleon program's seatings,
       :func:`.original_seatings`), ``"every"`` (every seating of ``players`` seats,
-      :func:`.every_seating`; other games seat all their players) or ``"fixed"``
-      (the given ``seatings``, e.g. ``["maxn,paranoid,_,_"]``, one entry per seat).
+      :func:`.every_seating`; other games seat all their players), ``"fixed"``
+      (the given ``seatings``, e.g. ``["maxn,paranoid,_,_"]``, one entry per seat) or
+      ``"blocks"`` (:func:`.designs.block_seatings`: each repetition is a block, one
+      opening of a suite of distinct openings, :func:`.designs.opening_suite`, played
+      with seatings that give every agent every seat and every pair of agents a
+      meeting equally often; ``players`` seats a game, in Chameleon Chess the first
+      ``players`` colours; ``orders`` ``"all"`` or ``"williams"``).
     * ``budget``: ``depth``/``time_ms``/``nodes`` for agents that give none themselves.
     * ``repetitions``: every seating is played this often, each game with its own seed.
     * ``opening_plies``: every game of a repetition starts after the same this many
@@ -143,6 +152,7 @@ class Session:
     game: str = DEFAULT_GAME
     game_params: Mapping[str, Any] = field(default_factory=dict)
     opening_plies: int = 0
+    orders: str = "all"
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -151,7 +161,9 @@ class Session:
             object.__setattr__(self, "game", self.game.name)
         if not isinstance(self.game_params, Mapping):
             raise ValueError(f"game_params must be a mapping, got {self.game_params!r}")
-        if self.game == DEFAULT_GAME and self.game_params:
+        chameleon_own = self.game == DEFAULT_GAME and self.game_params
+        # the resolved defaults it stores (dataclasses.replace hands them back) are its own
+        if chameleon_own and dict(self.game_params) != resolve_params(DEFAULT_GAME, {}):
             raise ValueError(
                 "Chameleon Chess takes no game_params in a session: each seating says "
                 "which colours play"
@@ -178,6 +190,13 @@ class Session:
                 f"opening_plies must be a whole number 0..{MAX_OPENING_PLIES} (random plies "
                 f"before the agents play; 0: the game's start), got {op!r}"
             )
+        if self.design == "blocks" and op < 1:
+            raise ValueError(
+                "the 'blocks' design plays each block from its own opening: give "
+                f"opening_plies >= 1 (random plies before the agents play), got {op!r}"
+            )
+        if self.orders not in ORDERS:
+            raise ValueError(f"unknown orders {self.orders!r}; valid: {', '.join(ORDERS)}")
         ml = self.move_limit
         if ml is not None and (isinstance(ml, bool) or not isinstance(ml, int) or ml < 1):
             raise ValueError(f"move_limit must be a whole number >= 1 or None, got {ml!r}")
@@ -267,6 +286,17 @@ class Session:
             if self.seatings is not None or self.players is not None:
                 raise ValueError("the original design takes no seatings or players")
             return original_seatings(names)
+        if self.design == "blocks":
+            if self.seatings is not None:
+                raise ValueError("the 'blocks' design makes its own seatings: give none")
+            players = self.players if chameleon else (self.players or len(seats))
+            if not chameleon and players != len(seats):
+                raise ValueError(
+                    f"{self.game} seats all its {len(seats)} players; players={players!r}"
+                )
+            if players is None:
+                raise ValueError("the 'blocks' design needs players (2, 3 or 4 seats a game)")
+            return block_seatings(names, players, len(seats), orders=self.orders)
         if self.design == "every":
             players = self.players
             if not chameleon:
@@ -287,12 +317,14 @@ class Session:
         """Plain JSON-friendly parameters; :meth:`from_dict` recreates the session.
 
         ``game`` and ``game_params`` appear only for games other than Chameleon Chess,
-        ``opening_plies`` only when not 0, so sessions made before they existed keep
-        their fingerprints.
+        ``opening_plies`` only when not 0, ``orders`` only in the blocks design, so
+        sessions made before they existed keep their fingerprints.
         """
         out = asdict(self)
         if not self.opening_plies:
             del out["opening_plies"]
+        if self.design != "blocks":
+            del out["orders"]
         if out["seatings"] is not None:
             out["seatings"] = [list(s) for s in self.seating_list()]
         if self.game == DEFAULT_GAME:
@@ -392,6 +424,12 @@ class SessionTasks(Sequence[GameTask]):
         self._sid = session.fingerprint
         self._own = session.own_heuristics()
         self._repetitions = session.repetitions
+        self._openings: list[tuple[str, ...]] | None = None
+        if session.design == "blocks":
+            start = seating_game(session.game, session.game_params, self.seatings[0]).start()
+            self._openings = opening_suite(
+                start, session.opening_plies, session.repetitions, session.seed
+            )
 
     def __len__(self) -> int:
         return self._repetitions * len(self.seatings)
@@ -418,6 +456,7 @@ class SessionTasks(Sequence[GameTask]):
             },
             self.session.opening_plies,
             _draw_seed([self.session.seed, rep, OPENING_STREAM]),
+            None if self._openings is None else self._openings[rep],
         )
 
     def __getitem__(self, index: Any) -> Any:

@@ -1,0 +1,290 @@
+"""Head-to-head claims: one agent against one rival on balanced blocks, played until a
+sequential test decides, and verdicts corrected for the number of claims.
+
+A published claim such as "Best-Reply Search is stronger than Paranoid" (Schadd &
+Winands 2011) compares two agents. The papers test it as the engine testers do: both
+agents at one table in every configuration (with three seats the 2**3 - 2 = 6 ways to
+seat two kinds of player, with four seats 14), from many openings. Here each opening
+of a suite of distinct openings is one *block* of those configurations
+(:func:`~chameleon_lab.tournament.designs.block_seatings`), and:
+
+* :func:`block_scores`: per block, the share of its games in which the agent finished
+  above the rival (level: half), by finishing places
+  (:func:`~chameleon_lab.analysis.ranking.finishing_places`: an agent at several seats
+  counts with its best one);
+* :func:`run_duel`: plays blocks in batches, resuming its records file, until the
+  sequential probability ratio test (:class:`~chameleon_lab.analysis.sequential.SPRT`)
+  on the block scores accepts H0 or H1, or ``max_blocks`` are played;
+* :func:`duel_study`: every claim at every player count and budget;
+* :func:`claim_verdicts`: each claim's Elo difference with a bootstrap interval over
+  blocks, a two-sided sign-flip test of "no difference" on the block scores, Holm's
+  correction across all claims of the study, a verdict (supported, contradicted,
+  open) and, for an open one, the smallest gap the run could have detected with 80 %
+  power.
+
+The SPRT is the stopping rule; the verdict is the corrected fixed-sample test on the
+blocks played (after an SPRT stop its p-value is slightly optimistic, as after any
+data-dependent stop: the SPRT's own decision and error rates are reported beside it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as st
+
+from ..tournament import Session, Tables, run_session, session_records, tables
+from .claims import detectable_elo, holm, verdict
+from .ranking import finishing_places
+from .sequential import SPRT, fixed_games, score_to_elo, sequential_test
+
+#: The SPRT a duel runs unless told otherwise: H0 "no stronger" (0 Elo) against H1
+#: "50 Elo stronger", 5 % error each way.
+DEFAULT_SPRT = SPRT(elo0=0.0, elo1=50.0, alpha=0.05, beta=0.05)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A published head-to-head claim: ``agent`` is stronger than ``rival``."""
+
+    source: str
+    text: str
+    agent: str
+    rival: str
+
+
+def block_scores(t: Tables, agent: str, rival: str) -> pd.Series:
+    """The score of ``agent`` against ``rival`` per block (``session_id``,
+    ``repetition``) over the games both sat in: 1 a game the agent finished above the
+    rival, 0.5 level, 0 below, averaged over the block's games; in block order."""
+    places = finishing_places(t)
+    best = places.groupby(["session_id", "game", "agent"], observed=True)["place"].min()
+    wide = best.unstack("agent")
+    for name in (agent, rival):
+        if name not in wide:
+            known = ", ".join(map(str, wide.columns))
+            raise ValueError(f"no agent {name!r} in the records; agents: {known}")
+    both = wide[[agent, rival]].dropna()
+    score = np.sign(both[rival] - both[agent]) / 2.0 + 0.5
+    blocks = t.games.set_index(["session_id", "game"])["repetition"]
+    frame = score.rename("score").to_frame().join(blocks)
+    out = frame.groupby(["session_id", "repetition"], sort=True)["score"].mean()
+    return out.rename(f"{agent} vs {rival}")
+
+
+def duel_session(
+    agent: str,
+    rival: str,
+    agents: Mapping[str, Mapping[str, Any]],
+    *,
+    players: int,
+    budget_ms: float | None,
+    blocks: int = 1,
+    opening_plies: int = 8,
+    seed: int = 0,
+    game: str = "chameleon",
+) -> Session:
+    """``blocks`` blocks of ``agent`` against ``rival`` at ``players`` seats and
+    ``budget_ms`` a move (None: the budgets ``agents`` give), each block one opening
+    in every configuration."""
+    time = {} if budget_ms is None else {"time_ms": float(budget_ms)}
+    pair = {name: {**agents[name], **time} for name in (agent, rival)}
+    label = "own" if budget_ms is None else f"{budget_ms:g}ms"
+    return Session(
+        f"duel-{agent}-{rival}-{players}p-{label}",
+        pair,
+        design="blocks",
+        players=players if game == "chameleon" else None,
+        repetitions=blocks,
+        seed=seed,
+        opening_plies=opening_plies,
+        game=game,
+        **({} if game == "chameleon" else {"move_limit": None}),
+    )
+
+
+def run_duel(
+    session: Session,
+    folder: str | Path,
+    *,
+    sprt: SPRT = DEFAULT_SPRT,
+    batch: int = 2,
+    max_blocks: int = 2,
+    workers: int | None = None,
+    progress: bool = True,
+) -> tuple[Tables, Any]:
+    """Play ``session``'s duel ``batch`` blocks at a time (resuming its records file in
+    ``folder``) until the SPRT decides or ``max_blocks`` blocks are played; the tables
+    of the blocks played and the SPRT's result at its first decision (or over all
+    blocks). Blocks played beyond the first decision (a batch plays on) stay in the
+    tables and the fixed-sample estimate; the SPRT reports where it decided."""
+    agent, rival = list(session.agents)
+    path = session.records_file(Path(folder))
+    blocks = 0
+    while True:
+        blocks = min(max_blocks, blocks + batch)
+        current = dataclasses.replace(session, repetitions=blocks)
+        report = run_session(current, path, workers=workers, progress=progress)
+        if report.interrupted:
+            raise KeyboardInterrupt(f"duel {session.name} interrupted; run again to resume")
+        t = tables(session_records(path, current))
+        result = sequential_test(block_scores(t, agent, rival).to_numpy(), sprt)
+        if result.decision != "continue" or blocks >= max_blocks:
+            return t, result
+
+
+def duel_study(
+    claims: Sequence[Claim],
+    agents: Mapping[str, Mapping[str, Any]],
+    players: Sequence[int],
+    budgets_ms: Sequence[float],
+    folder: str | Path,
+    *,
+    sprt: SPRT = DEFAULT_SPRT,
+    batch: int = 2,
+    max_blocks: int = 2,
+    opening_plies: int = 8,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: bool = True,
+) -> tuple[Tables, pd.DataFrame]:
+    """Every claim at every player count and budget (:func:`run_duel`); all games'
+    tables (with ``players``, ``budget_ms``, ``claim`` columns) and one row per duel:
+    the SPRT's decision, blocks to it and blocks played, the block scores."""
+    parts, rows = [], []
+    for claim in claims:
+        for p in players:
+            for b in budgets_ms:
+                session = duel_session(
+                    claim.agent,
+                    claim.rival,
+                    agents,
+                    players=p,
+                    budget_ms=b,
+                    opening_plies=opening_plies,
+                    seed=seed,
+                )
+                t, result = run_duel(
+                    session,
+                    folder,
+                    sprt=sprt,
+                    batch=batch,
+                    max_blocks=max_blocks,
+                    workers=workers,
+                    progress=progress,
+                )
+                label = {"players": int(p), "budget_ms": float(b), "claim": claim.text}
+                for df in (t.games, t.seats, t.moves):
+                    df[list(label)] = pd.DataFrame([label] * len(df), index=df.index)
+                parts.append(t)
+                scores = block_scores(t, claim.agent, claim.rival).to_numpy()
+                rows.append(
+                    {
+                        **dataclasses.asdict(claim),
+                        "players": int(p),
+                        "budget_ms": float(b),
+                        "sprt": result.decision,
+                        "sprt_blocks": result.blocks,
+                        "blocks": len(scores),
+                        "games": len(t.games),
+                        "scores": scores,
+                    }
+                )
+    merged = Tables(
+        *(
+            pd.concat([getattr(t, f) for t in parts], ignore_index=True)
+            for f in ("games", "seats", "moves")
+        )
+    )
+    return merged, pd.DataFrame(rows)
+
+
+def _sign_flip_p(scores: np.ndarray) -> float:
+    """Two-sided p-value of "the mean block score is 0.5" by flipping the signs of the
+    blocks' deviations from 0.5 (exact up to 2**14 blocks' worth of flips)."""
+    if len(scores) == 0 or np.allclose(scores, 0.5):
+        return 1.0
+    res = st.permutation_test(
+        (scores - 0.5,), np.mean, permutation_type="samples", n_resamples=2**14, random_state=0
+    )
+    return float(res.pvalue)
+
+
+def _detectable(scores: np.ndarray, level: float, power: float) -> float:
+    """The smallest Elo gap the blocks could have detected at ``level`` with ``power``:
+    ``inf`` when even the most one-sided blocks cannot reach ``level`` (the sign-flip
+    test's smallest two-sided p-value is ``2 / 2**n``); the blocks' own standard
+    deviation, or 0.5 (the most a block score can vary) where they do not vary."""
+    n = len(scores)
+    if n < 2 or 2.0 ** (1 - n) > level:
+        return np.inf
+    sd = float(np.std(scores, ddof=1))
+    return detectable_elo(n, sd if sd > 0 else 0.5, alpha=level, power=power)
+
+
+def _estimate(scores: np.ndarray, seed: int) -> tuple[float, float, float]:
+    """The Elo difference and its 95 % bootstrap interval (NaN with one block)."""
+    if len(scores) < 2:
+        return float(score_to_elo(np.mean(scores))), np.nan, np.nan
+    est = fixed_games(scores, seed=seed)
+    return est.elo, est.elo_low, est.elo_high
+
+
+def claim_verdicts(
+    duels: pd.DataFrame, *, alpha: float = 0.05, power: float = 0.8, seed: int = 0
+) -> pd.DataFrame:
+    """One row per duel of :func:`duel_study`: the Elo difference with a 95 % bootstrap
+    interval over blocks, the sign-flip p-value, Holm's adjusted p-value across every
+    duel of the table, the verdict, and the smallest Elo gap the blocks played could
+    have detected with ``power`` at Holm's strictest level ``alpha / m`` (``m`` duels):
+    for an open verdict, what the run could not have seen."""
+    level = alpha / max(len(duels), 1)
+    rows = []
+    for row in duels.itertuples():
+        scores = np.asarray(row.scores, dtype=float)
+        elo, low, high = _estimate(scores, seed)
+        rows.append(
+            {
+                "elo": elo,
+                "elo_low": low,
+                "elo_high": high,
+                "p_value": _sign_flip_p(scores),
+                "detectable_elo": _detectable(scores, level, power),
+            }
+        )
+    out = pd.concat(
+        [duels.drop(columns="scores").reset_index(drop=True), pd.DataFrame(rows)], axis=1
+    )
+    out["p_holm"] = holm(out["p_value"].to_numpy()) if len(out) else []
+    out["verdict"] = [
+        verdict(p, e, alpha=alpha) for p, e in zip(out["p_holm"], out["elo"], strict=True)
+    ]
+    return out
+
+
+def _undetected(gap: float) -> str:
+    if np.isinf(gap):
+        return "; too few blocks to reach the corrected level: no gap was detectable"
+    return f"; 80 % power only for gaps of {gap:.0f} Elo or more"
+
+
+def verdict_sentences(table: pd.DataFrame) -> str:
+    """The verdicts of :func:`claim_verdicts` in words, one line per duel, so the
+    notebook's conclusion says what its own run found and what it could not detect."""
+    lines = []
+    for (source, text), group in table.groupby(["source", "text"], sort=False):
+        lines.append(f"{source}: {text}.")
+        for r in group.itertuples():
+            gap = _undetected(r.detectable_elo) if r.verdict == "open" else ""
+            lines.append(
+                f"  {r.players} players, {r.budget_ms:g} ms: {r.verdict} ({r.elo:+.0f} Elo, "
+                f"95 % {r.elo_low:+.0f} to {r.elo_high:+.0f}; {r.blocks} blocks, {r.games} "
+                f"games; Holm p = {r.p_holm:.3g}; SPRT {r.sprt}{gap})"
+            )
+    return "\n".join(lines)

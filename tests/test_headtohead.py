@@ -1,0 +1,126 @@
+"""Head-to-head claims (:mod:`chameleon_lab.analysis.headtohead`): block scores worked
+by hand, verdicts on block scores whose answer is known, and a real duel that stops
+when its SPRT decides and resumes without playing a game twice."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from test_ranking import make_tables
+
+from chameleon_lab.analysis.headtohead import (
+    Claim,
+    block_scores,
+    claim_verdicts,
+    duel_session,
+    run_duel,
+    verdict_sentences,
+)
+from chameleon_lab.analysis.sequential import SPRT
+from chameleon_lab.tournament import read_records
+
+R, G, Y = "RED", "GREEN", "YELLOW"
+
+
+def _game(game, block, seats, survivors, moves):
+    return {"game": game, "repetition": block, "seats": seats, "survivors": survivors,
+            "moves": moves}  # fmt: skip
+
+
+def test_block_scores_count_finishing_places_per_block_by_hand():
+    t = make_tables(
+        [
+            # block 0: a wins; b eliminated before c (a above b: 1)
+            _game(0, 0, {R: "a", G: "b", Y: "c"}, [R], [R, G, Y, R, Y]),
+            # block 0: a (GREEN) eliminated first, b later: b above a (0)
+            _game(1, 0, {R: "b", G: "a", Y: "c"}, [Y], [R, G, Y, R, Y]),
+            # block 1: both survive (level: 0.5); a at two seats counts with its best
+            _game(2, 1, {R: "a", G: "a", Y: "b"}, [R, Y], [R, G, Y]),
+            # block 1: c alone, a eliminated after b (a above b: 1); no b: no score
+            _game(3, 1, {R: "b", G: "c", Y: "a"}, [G], [R, G, Y, G, Y]),
+            _game(4, 1, {R: "c", G: "a"}, [G], [R, G]),
+        ]
+    )  # fmt: skip
+    scores = block_scores(t, "a", "b")
+    assert list(scores.index.get_level_values("repetition")) == [0, 1]
+    assert scores.to_numpy() == pytest.approx([(1 + 0) / 2, (0.5 + 1) / 2])
+    assert block_scores(t, "b", "a").to_numpy() == pytest.approx([0.5, 0.25])
+    with pytest.raises(ValueError, match="no agent 'z' in the records; agents: a, b, c"):
+        block_scores(t, "a", "z")
+
+
+def _duels(rows):
+    return pd.DataFrame(
+        [
+            {"source": "s", "text": f"claim {i}", "agent": "x", "rival": "y", "players": 3,
+             "budget_ms": 10.0, "sprt": "continue", "sprt_blocks": len(sc), "blocks": len(sc),
+             "games": 6 * len(sc), "scores": np.asarray(sc)}
+            for i, sc in enumerate(rows)
+        ]
+    )  # fmt: skip
+
+
+def test_verdicts_are_holm_corrected_and_say_what_an_open_run_could_not_see():
+    rng = np.random.default_rng(5)
+    strong = np.clip(rng.normal(0.75, 0.1, 40), 0, 1)  # about +190 Elo, 40 blocks
+    weak = 1.0 - np.clip(rng.normal(0.75, 0.1, 40), 0, 1)
+    few = np.array([0.6, 0.4, 0.7])
+    table = claim_verdicts(_duels([strong, weak, few]))
+    assert list(table["verdict"]) == ["supported", "contradicted", "open"]
+    p = np.sort(table["p_value"].to_numpy())
+    order = np.argsort(table["p_value"].to_numpy())
+    holm = np.minimum(1, np.maximum.accumulate(p * np.array([3, 2, 1])))  # by hand
+    assert table["p_holm"].to_numpy()[order] == pytest.approx(holm)
+    assert table.loc[0, "elo_low"] > 0 > table.loc[1, "elo_high"]
+    # three blocks of sign flips: the smallest two-sided p-value is 2/8
+    assert table.loc[2, "p_value"] >= 0.25
+    # three blocks cannot reach Holm's first level 0.05 / 3 (the smallest p is 1/4)
+    assert np.isinf(table.loc[2, "detectable_elo"])
+    text = verdict_sentences(table)
+    assert "no gap was detectable" in text.splitlines()[-1]
+    assert "supported (+" in text and "contradicted (-" in text
+
+
+def test_a_duel_stops_when_its_test_decides_and_resumes_without_replaying(tmp_path):
+    """Perfect TicTacToe (alpha-beta to the end) against random moves: the SPRT
+    accepts H1 long before the 72 distinct two-ply openings are used up."""
+    agents = {
+        "perfect": {"algorithm": "alphabeta", "depth": 9},
+        "random": {"algorithm": "negamax", "depth": 1, "random_move_probability": 1.0},
+    }
+    session = duel_session(
+        "perfect", "random", agents, players=2, budget_ms=None, opening_plies=2, game="tictactoe"
+    )
+    sprt = SPRT(elo0=0.0, elo1=200.0, alpha=0.05, beta=0.05)
+    t, result = run_duel(session, tmp_path, sprt=sprt, batch=1, max_blocks=30, workers=1,
+                         progress=False)  # fmt: skip
+    scores = block_scores(t, "perfect", "random").to_numpy()
+    assert result.decision == "H1" and result.blocks == len(scores) < 30
+    assert (scores >= 0.5).all()
+    path = session.records_file(tmp_path)
+    lines = path.read_text().splitlines()
+    assert len(lines) == 2 * len(scores)  # a game pair per block, nothing more
+    _, result2 = run_duel(session, tmp_path, sprt=sprt, batch=1, max_blocks=30, workers=1,
+                              progress=False)  # fmt: skip
+    assert path.read_text().splitlines() == lines and result2 == result
+    assert len({tuple(r["opening"]) for r in read_records(path)}) == len(scores)
+
+
+def test_an_open_verdict_says_the_gap_it_had_power_for():
+    """Ten blocks: the smallest sign-flip p is 2/1024 < 0.05 / 2, so a gap is
+    detectable; with 80 % power at level 0.025 two-sided, (z_.9875 + z_.8) sd / sqrt(n)
+    in score above 0.5, mapped to Elo (values of z by hand)."""
+    scores = np.array([0.5, 0.6, 0.4, 0.55, 0.45, 0.5, 0.65, 0.35, 0.5, 0.5])
+    table = claim_verdicts(_duels([scores, scores]))
+    sd = np.std(scores, ddof=1)
+    gap = (2.241403 + 0.841621) * sd / np.sqrt(10)
+    expected = 400 * np.log10((0.5 + gap) / (0.5 - gap))
+    assert table["detectable_elo"].to_numpy() == pytest.approx([expected] * 2, rel=1e-4)
+    assert list(table["verdict"]) == ["open", "open"]
+    assert f"80 % power only for gaps of {expected:.0f} Elo" in verdict_sentences(table)
+
+
+def test_claims_are_plain_data():
+    claim = Claim("Schadd & Winands 2011", "BRS is stronger than Paranoid", "brs", "paranoid")
+    assert (claim.agent, claim.rival) == ("brs", "paranoid")
