@@ -302,7 +302,9 @@ def _print_summary(records: list, *, aggregate: bool = False, statistics: bool =
 
     from .analysis import aggregate as aggregate_table
     from .analysis import session_summary
-    from .analysis.stats import by_seat, compare, ratings, win_rates
+    from .analysis.claims import holm
+    from .analysis.ranking import ratings
+    from .analysis.stats import by_seat, compare, win_rates
     from .tournament import tables
 
     t = tables(records)
@@ -316,12 +318,16 @@ def _print_summary(records: list, *, aggregate: bool = False, statistics: bool =
             print(win_rates(t).to_string(index=False, float_format="%.3f"))
             agents = list(dict.fromkeys(t.seats["agent"]))
             if len(agents) >= 2:
-                print("\nhead to head (exact sign test):")
-                for i, a in enumerate(agents):
-                    for b in agents[i + 1 :]:
-                        print(f"  {compare(t, a, b)}")
-                print("\nBradley-Terry ratings (Elo scale):")
-                print(ratings(t).to_string(index=False, float_format="%.1f"))
+                pairs = [compare(t, a, b) for i, a in enumerate(agents) for b in agents[i + 1 :]]
+                print("\nhead to head (exact sign test; Holm's correction over the pairs):")
+                for pair, p in zip(pairs, holm([c.p_value for c in pairs]), strict=True):
+                    print(f"  {pair}; Holm p = {p:.3g}")
+                print("\nPlackett-Luce ratings from finishing orders (Elo scale, mean 0;")
+                print("intervals by resampling repetitions, none from one):")
+                try:
+                    print(ratings(t).to_string(index=False, float_format="%.1f"))
+                except ValueError as exc:  # no maximum-likelihood estimate: say why
+                    print(f"  none: {exc}")
             seats, tests = by_seat(t)
             print("\nresults by seat:")
             print(seats.to_string(index=False, float_format="%.3f"))

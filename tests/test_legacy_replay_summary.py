@@ -143,7 +143,7 @@ def test_foreign_legacy_files_are_named(tmp_path, content, message):
 def test_summary_cli_reads_legacy_files(legacy_dir, capsys):
     assert main(["summary", str(legacy_dir / "1-10-vs-100-d1.json"), "--stats"]) == 0
     out = capsys.readouterr().out
-    assert "Pawns10Roles" in out and "Bradley-Terry" in out
+    assert "Pawns10Roles" in out and "Plackett-Luce ratings" in out and "Holm p = " in out
 
 
 def test_summary_cli_names_an_unreadable_file(tmp_path, capsys):
