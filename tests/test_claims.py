@@ -50,7 +50,8 @@ def plain_holm(p: list[float]) -> list[float]:
     return out
 
 
-@settings(max_examples=30, deadline=None)  # multipletests runs gc.collect() on each call
+@settings(max_examples=10, deadline=None)  # multipletests runs gc.collect() on each call,
+# which takes ~0.5 s in a test worker holding compiled searches
 @given(st.lists(st.floats(0, 1), min_size=1, max_size=12))
 def test_holm_matches_a_plain_loop(p):
     np.testing.assert_allclose(holm(p), plain_holm(p), rtol=1e-12, atol=1e-15)

@@ -36,3 +36,15 @@ def test_opening_values_are_the_negated_values_of_the_positions_after_them():
         assert value == -solve(start.play(move), method="generic").value
     # the first player's best first move is worth the start position's value
     assert values["value"].max() == solve(start, method="generic").value
+
+
+def test_level_tournaments_play_game_pairs_on_distinct_openings():
+    session = connect4_levels_session([1, 2], [3], repetitions=3)
+    tasks = list(session.tasks())
+    openings = {t.repetition: t.opening_moves for t in tasks}
+    assert len(set(openings.values())) == 3 and all(len(o) == 2 for o in openings.values())
+    for block in range(3):
+        games = [t.seating for t in tasks if t.repetition == block]
+        assert sorted(games) == [("L1A3", "L2A3"), ("L2A3", "L1A3")]
+    with pytest.raises(ValueError, match="give opening_plies >= 1"):
+        reversi_levels_session(["easy", "hard"], opening_plies=0)

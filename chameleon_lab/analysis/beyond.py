@@ -34,7 +34,7 @@ import pandas as pd
 
 from ..tournament import Session, Tables, run_session, session_records, tables
 from .headtohead import Claim
-from .ranking import ratings
+from .ranking import ratings_or_reason
 from .studies import phase
 
 #: MCTS's playouts in Chameleon Chess: random games there run long, so a playout stops
@@ -188,14 +188,7 @@ def ladder_ratings(
         def mask(df: pd.DataFrame, key: tuple = key) -> pd.Series:
             return np.logical_and.reduce([df[c] == v for c, v in zip(by, key, strict=True)])
 
-        part = _subset(t, mask)
-        try:
-            r = ratings(part, seed=seed)
-            r["note"] = ""
-        except ValueError as exc:  # no maximum-likelihood estimate: say why, rate nobody
-            agents = sorted(part.seats["agent"].unique())
-            empty = dict.fromkeys(["elo", "ci_low", "ci_high", "rank_prob_best"], np.nan)
-            r = pd.DataFrame({"agent": agents, **empty, "note": str(exc)})
+        r = ratings_or_reason(_subset(t, mask), seed=seed)
         for c, v in zip(by, key, strict=True):
             r[c] = v
         out.append(r)

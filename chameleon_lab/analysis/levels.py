@@ -3,7 +3,9 @@
 The functions behind notebook ``07_connect_four_reversi``: seed 004's Connect Four
 computer at each level and aggressiveness step, seed 003's three Reversi levels, each
 as a round robin in which every agent plays each colour against every other; and the
-exact value of every first move of Connect Four from the solver.
+exact value of every first move of Connect Four from the solver. The round robins
+are played in blocks (:func:`~chameleon_lab.tournament.designs.block_seatings`): each
+block one distinct opening on which every pair of agents plays both colours.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from ..games.othello.levels import level_params as reversi_level
 from ..games.registry import get_game
 from ..search.solve import solve
 from ..tournament.session import Session
-from .twoplayer import round_robin
 
 
 def connect4_levels_session(
@@ -28,12 +29,13 @@ def connect4_levels_session(
     repetitions: int = 1,
     seed: int = 0,
     random_move_probability: float = 0.0,
-    opening_plies: int = 0,
+    opening_plies: int = 2,
 ) -> Session:
     """Every (level, aggressiveness) agent of seed 004 against every other, both colours,
-    each repetition from its own random opening of ``opening_plies`` plies (the agents
-    are deterministic: see :class:`~chameleon_lab.tournament.session.Session`); agents are
-    named ``L{level}A{aggressiveness}``."""
+    in ``repetitions`` blocks, each from its own distinct opening of ``opening_plies``
+    random plies (the agents are deterministic: see
+    :class:`~chameleon_lab.tournament.session.Session`); agents are named
+    ``L{level}A{aggressiveness}``."""
     agents = {
         f"L{lv}A{a}": {**connect4_level(lv, a), "random_move_probability": random_move_probability}
         for lv in levels
@@ -44,8 +46,7 @@ def connect4_levels_session(
         "connect4-levels",
         agents,
         game="connect4",
-        design="fixed",
-        seatings=round_robin(list(agents)),
+        design="blocks",
         repetitions=repetitions,
         seed=seed,
         move_limit=None,
@@ -59,18 +60,18 @@ def reversi_levels_session(
     variant: str = "reversi",
     repetitions: int = 1,
     seed: int = 0,
-    opening_plies: int = 0,
+    opening_plies: int = 6,
 ) -> Session:
-    """Seed 003's levels against each other, both colours, in ``variant``, each
-    repetition from its own random opening of ``opening_plies`` plies."""
+    """Seed 003's levels against each other, both colours, in ``variant``, in
+    ``repetitions`` blocks, each from its own distinct opening of ``opening_plies``
+    random plies (in seed 003's variant the first four place the centre discs)."""
     agents = {lv: {k: v for k, v in reversi_level(lv).items() if k != "game"} for lv in levels}
     return Session(
         f"{variant}-levels",
         agents,
         game="othello",
         game_params={"variant": variant},
-        design="fixed",
-        seatings=round_robin(list(agents)),
+        design="blocks",
         repetitions=repetitions,
         seed=seed,
         move_limit=None,

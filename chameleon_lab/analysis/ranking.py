@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -420,3 +421,15 @@ def rank_probabilities(
     out = out.iloc[np.argsort(-theta, kind="stable")].reset_index(drop=True)
     out.attrs.update(failed_resamples=failed, n_boot=n_boot)
     return out
+
+
+def ratings_or_reason(t: Tables, **options: Any) -> pd.DataFrame:
+    """:func:`ratings`, or where the estimate does not exist one row per agent with NaN
+    ratings and the reason in ``note`` (empty where there are ratings), so that a study
+    of few games reports why it cannot rate instead of stopping."""
+    try:
+        return ratings(t, **options).assign(note="")
+    except ValueError as exc:
+        agents = sorted(t.seats["agent"].unique())
+        empty = dict.fromkeys(["elo", "ci_low", "ci_high", "rank_prob_best"], np.nan)
+        return pd.DataFrame({"agent": agents, **empty, "note": str(exc)})
