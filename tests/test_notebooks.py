@@ -172,6 +172,7 @@ PROMISED = {
             "twoplayer_pvs_gomoku",
             "twoplayer_tournament_gomoku",
             "twoplayer_ratings_gomoku",
+            "twoplayer_time_per_move_gomoku",
         ],
     ),
 }
