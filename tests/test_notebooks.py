@@ -153,7 +153,7 @@ PROMISED = {
     ),
     "05_time_budgets": (
         ["budget_win_rate_improved", "budget_depths_improved", "budget_depths_by_phase_improved"],
-        ["budget_win_rates_improved", "budget_depths_improved"],
+        ["budget_win_rates_improved", "budget_depths_improved", "budget_time_per_move_improved"],
     ),
     "09_beyond_the_thesis": (
         ["beyond_ratings", "beyond_effort_by_phase"],

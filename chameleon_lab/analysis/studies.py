@@ -1,7 +1,8 @@
 """The experiments behind the notebooks, as functions: run (or load) and tabulate.
 
 * :func:`budget_study`: the four algorithms against each other at several time
-  budgets, for win rate against budget and the depths reached.
+  budgets, in balanced blocks on distinct openings, for win rate against budget and
+  the depths reached.
 
 Fresh games are written to records files under ``records_dir`` (one per session and
 parameters, :meth:`.Session.records_file`), so a rerun of a notebook resumes instead
@@ -19,11 +20,28 @@ from ..tournament import Session, Tables, run_session, session_records, tables
 
 
 def budget_session(
-    algorithms: Sequence[str], budget_ms: float, flavour: str, repetitions: int, seed: int = 0
+    algorithms: Sequence[str],
+    budget_ms: float,
+    flavour: str,
+    repetitions: int,
+    seed: int = 0,
+    opening_plies: int = 8,
 ) -> Session:
-    """The original design's session of ``algorithms`` at ``budget_ms`` a move."""
+    """``algorithms`` at ``budget_ms`` a move in four-player games, ``repetitions``
+    blocks: each block one distinct opening of ``opening_plies`` random plies played
+    in every seating of the block design (four algorithms: the original's 24 seat
+    orders; fewer: every way to seat them all;
+    :func:`~chameleon_lab.tournament.designs.block_seatings`)."""
     agents = {a: {"algorithm": a, "flavour": flavour, "time_ms": budget_ms} for a in algorithms}
-    return Session(f"budget-{flavour}-{budget_ms:g}ms", agents, repetitions=repetitions, seed=seed)
+    return Session(
+        f"budget-{flavour}-{budget_ms:g}ms",
+        agents,
+        design="blocks",
+        players=4,
+        repetitions=repetitions,
+        seed=seed,
+        opening_plies=opening_plies,
+    )
 
 
 def budget_study(
@@ -32,6 +50,7 @@ def budget_study(
     flavour: str = "improved",
     repetitions: int = 1,
     *,
+    opening_plies: int = 8,
     records_dir: str | Path = "data/records",
     workers: int | None = None,
     progress: bool = True,
@@ -40,7 +59,7 @@ def budget_study(
     ``budget_ms`` column on games, seats and moves."""
     records = []
     for b in budgets_ms:
-        session = budget_session(algorithms, b, flavour, repetitions)
+        session = budget_session(algorithms, b, flavour, repetitions, opening_plies=opening_plies)
         out = session.records_file(Path(records_dir) / "budgets")
         run_session(session, out, workers=workers, progress=progress)
         records += session_records(out, session)
