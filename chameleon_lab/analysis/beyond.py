@@ -23,9 +23,7 @@ of starting over.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Mapping, Sequence
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +31,7 @@ import numpy as np
 import pandas as pd
 
 from ..tournament import Session, Tables, run_session, session_records, tables
+from ..tournament.designs import balance
 from .headtohead import Claim
 from .ranking import ratings_or_reason
 from .studies import phase
@@ -199,20 +198,18 @@ def ladder_ratings(
 def design_summary(t: Tables, by: Sequence[str] = ("players", "budget_ms")) -> pd.DataFrame:
     """Per group of ``by``, what the records show of the design: games, blocks,
     distinct openings, the fewest and most games an agent played at one seat, and the
-    fewest and most games a pair of agents met in."""
+    fewest and most games a pair of agents met in (the games' seatings counted by
+    :func:`~chameleon_lab.tournament.designs.balance`)."""
+    seat_columns = [c for c in t.games.columns if c.startswith("seat_")]
     rows = []
     for key, games in t.games.groupby(list(by), sort=True):
         key = key if isinstance(key, tuple) else (key,)
-        ids = set(zip(games["session_id"], games["game"], strict=True))
-        seats = t.seats[
-            [k in ids for k in zip(t.seats["session_id"], t.seats["game"], strict=True)]
+        seatings = [
+            tuple(None if pd.isna(name) else name for name in row)
+            for row in games[seat_columns].itertuples(index=False)
         ]
-        # agents by the seats used (0 where an agent never sat at a seat others took)
-        per_seat = seats.groupby(["agent", "seat"], observed=True).size().unstack(fill_value=0)
-        present = seats.groupby(["session_id", "game"])["agent"].agg(lambda a: sorted(set(a)))
-        pairs = Counter(p for names in present for p in combinations(names, 2))
-        agents = sorted(seats["agent"].unique())
-        meetings = [pairs.get(p, 0) for p in combinations(agents, 2)]
+        per_seat, pairs = balance(seatings)
+        meetings = pairs.to_numpy()[~np.eye(len(pairs), dtype=bool)]
         rows.append(
             {
                 **dict(zip(by, key, strict=True)),
@@ -221,8 +218,8 @@ def design_summary(t: Tables, by: Sequence[str] = ("players", "budget_ms")) -> p
                 "openings": games["opening"].nunique(),
                 "seat_games_min": int(per_seat.to_numpy().min()),
                 "seat_games_max": int(per_seat.to_numpy().max()),
-                "meetings_min": min(meetings),
-                "meetings_max": max(meetings),
+                "meetings_min": int(meetings.min()),
+                "meetings_max": int(meetings.max()),
             }
         )
     return pd.DataFrame(rows)
