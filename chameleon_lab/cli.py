@@ -478,7 +478,14 @@ def _write_mismatches(path: str, mismatches: list) -> None:
 
 def cmd_notebooks(args: argparse.Namespace) -> int:
     """``notebooks run``: execute the notebooks with papermill (the main job)."""
-    from .workbench import NotebookFailed, parse_settings, project_path, run_batch
+    from .workbench import (
+        FOLDERS,
+        PROFILES,
+        NotebookFailed,
+        parse_settings,
+        project_path,
+        run_batch,
+    )
 
     settings = None
     if args.set:
@@ -501,9 +508,14 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
         print(f"chameleon-lab notebooks: {exc}", file=sys.stderr)
         return 1
     total = sum(s for _, s in done)
+    folders = FOLDERS[args.profile] if args.profile in PROFILES else ("", "", "")
+    reports, figures, data = (
+        project_path(given or default)
+        for given, default in zip((args.reports, args.figures, args.data), folders, strict=True)
+    )
     print(
-        f"ran {len(done)} notebook(s) in {total:.0f} s: reports in {project_path(args.reports)}/, "
-        f"figures in {project_path(args.figures)}/, tables in {project_path(args.data)}/"
+        f"ran {len(done)} notebook(s) in {total:.0f} s: reports in {reports}/, "
+        f"figures in {figures}/, tables in {data}/"
     )
     return 0
 
@@ -749,18 +761,18 @@ def build_parser() -> argparse.ArgumentParser:
     nrun.add_argument(
         "--profile",
         default="quick",
-        help="quick (about 3 min on 2 cores once compiled, 9 from a fresh clone) or full (hours)",
+        help="quick (about 3 min on 2 cores once compiled, 9 from a fresh clone), full "
+        "(hours) or research (the decided comparisons, into research/; days: use --only)",
     )
     nrun.add_argument("--only", action="append", metavar="NAME", help="only this notebook")
     nrun.add_argument(
-        "--reports", default="reports", help="executed notebooks (relative: in the project)"
+        "--reports",
+        help="executed notebooks (default: the profile's, reports/ or research/reports/)",
     )
     nrun.add_argument(
-        "--figures", default="figures", help="PNG and SVG figures (relative: in the project)"
+        "--figures", help="PNG and SVG figures (default: figures/ or research/figures/)"
     )
-    nrun.add_argument(
-        "--data", default="data", help="CSV tables and records (relative: in the project)"
-    )
+    nrun.add_argument("--data", help="CSV tables and records (default: data/ or research/data/)")
     nrun.add_argument("--workers", type=_positive, help="processes (default: all cores)")
     nrun.add_argument("--shared", help="the shared/ folder (default: beside the project)")
     nrun.add_argument("--quiet", action="store_true", help="no progress bar")

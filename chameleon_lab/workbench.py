@@ -8,8 +8,9 @@ message listing the valid values.
 :func:`run_batch` executes the notebooks with papermill into ``reports/`` with the
 parameters of a profile (``quick``: about three minutes on two cores once compiled,
 about nine from a fresh clone; ``full``: the thesis's scale), figures to ``figures/``
-and tables to ``data/``. A failing notebook stops the batch with the notebook and the
-cell named.
+and tables to ``data/``; ``research`` (the comparisons sized to be decided) writes to
+``research/`` instead, records packed, so the quick batch never touches its results.
+A failing notebook stops the batch with the notebook and the cell named.
 
 Folders: a relative output folder (``figures_dir``, ``data_dir``, the reports) means
 one in the project, the folder holding ``pyproject.toml`` (:func:`project_path`),
@@ -191,6 +192,29 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "session_budgets_ms": [10, 100, 1000],
         },
     },
+}
+
+
+#: What the research profile plays: the comparisons of the experiments issue sized to
+#: be decided (every claim head to head until the SPRT stops, at most ``max_blocks``
+#: blocks; the thesis's budgets on the emulated clock). Hours to days on two cores: run
+#: it a notebook at a time (``--only``); it resumes from the packed records.
+RESEARCH_NOTEBOOKS = (
+    "04_thesis_tables",
+    "05_time_budgets",
+    "09_beyond_the_thesis",
+    "10_tuning",
+    "11_hypermax",
+)
+PROFILES["research"] = {name: dict(PROFILES["full"][name]) for name in RESEARCH_NOTEBOOKS}
+PROFILES["research"]["09_beyond_the_thesis"].update(blocks=8, max_blocks=200, batch=8)
+
+#: Where a profile writes (reports, figures, tables and records): the research results
+#: have a place of their own, which the quick and full batches never write.
+FOLDERS: dict[str, tuple[str, str, str]] = {
+    "quick": ("reports", "figures", "data"),
+    "full": ("reports", "figures", "data"),
+    "research": ("research/reports", "research/figures", "research/data"),
 }
 
 
@@ -447,25 +471,44 @@ def run_batch(
     profile: str = "quick",
     only: Sequence[str] | None = None,
     *,
-    reports: str | Path = "reports",
-    figures: str | Path = "figures",
-    data: str | Path = "data",
+    reports: str | Path | None = None,
+    figures: str | Path | None = None,
+    data: str | Path | None = None,
     workers: int | None = None,
     shared: str | None = None,
     progress: bool = True,
     settings: dict[str, Any] | None = None,
 ) -> list[tuple[str, float]]:
-    """Run the notebooks of ``profile`` (all, or ``only`` these); returns (name, seconds).
+    """Run the notebooks of ``profile`` (all it has, or ``only`` these); returns (name,
+    seconds).
 
-    Relative ``reports``, ``figures`` and ``data`` folders are taken in the project
-    folder (:func:`project_path`). ``settings`` (see :func:`parse_settings`) replace
-    the profile's parameters of the one notebook run."""
+    ``reports``, ``figures`` and ``data`` default to the profile's folders
+    (:data:`FOLDERS`); relative ones are taken in the project folder
+    (:func:`project_path`). ``settings`` (see :func:`parse_settings`) replace the
+    profile's parameters of the one notebook run. The records under ``data/records``
+    are unpacked before each notebook (so a run resumes from packed records) and packed
+    after it (:func:`~chameleon_lab.tournament.records.pack_records`) where the profile keeps
+    packed records (research)."""
     from tqdm.auto import tqdm
 
+    from .tournament import unpack_records
+
     check_choice("profile", profile, PROFILES)
-    names = list(NOTEBOOKS) if not only else [check_choice("notebook", n, NOTEBOOKS) for n in only]
+    plan = PROFILES[profile]
+    names = list(plan) if not only else [check_choice("notebook", n, NOTEBOOKS) for n in only]
+    for name in names:
+        if name not in plan:
+            raise ValueError(
+                f"the {profile} profile has no notebook {name}; its notebooks: {', '.join(plan)}"
+            )
     if settings and len(names) != 1:
         raise ValueError("parameters are set for one notebook: name it with --only")
+    default = FOLDERS[profile]
+    reports, figures, data = (
+        default[i] if given is None else given for i, given in enumerate((reports, figures, data))
+    )
+    packed = profile == "research"
+    records = project_path(data) / "records"
     common = {
         "figures_dir": str(figures),  # run_notebook takes relative ones in the project
         "data_dir": str(data),
@@ -477,8 +520,32 @@ def run_batch(
     for name in bar:
         bar.set_postfix_str(name)
         t0 = time.perf_counter()
-        params = {**common, **PROFILES[profile][name], **(settings or {})}
-        run_notebook(name, params, project_path(reports), profile=profile)
+        params = {**common, **plan[name], **(settings or {})}
+        if packed:
+            unpack_records(records)
+        finished = False
+        try:
+            run_notebook(name, params, project_path(reports), profile=profile)
+            finished = True
+        finally:
+            if packed:  # an interrupted run keeps what it played, and says what it cost
+                every = {**notebook_parameters(name), **params}  # defaults too: on record
+                _close_research_run(name, every, time.perf_counter() - t0, finished, data)
         done.append((name, time.perf_counter() - t0))
         bar.write(f"{name}: {done[-1][1]:.0f} s")
     return done
+
+
+def _close_research_run(
+    name: str, params: dict[str, Any], seconds: float, finished: bool, data: str | Path
+) -> None:
+    """Pack the records a research notebook wrote, log its run (cost included) in the
+    research folder (the parent of its data folder) and write the results page."""
+    from .analysis.research import log_run, write_page
+    from .tournament import pack_records
+
+    data = project_path(data)
+    if (data / "records").exists():
+        pack_records(data / "records")
+    log_run(data.parent, name, params, seconds, interrupted=not finished)
+    write_page(data.parent)

@@ -80,6 +80,34 @@ def test_provenance_is_written_and_staleness_found(tmp_path, monkeypatch):
     assert any("u.csv: no provenance entry" in p for p in artefact_problems(tmp_path))
 
 
+def test_a_source_is_stale_only_where_a_result_could_change(tmp_path):
+    """Docstrings, comments, blank lines and a notebook's prose do not count; code does."""
+    module = tmp_path / "m.py"
+    module.write_text('"""Doc."""\n\nimport os  # why\n\n\ndef f(x):\n    """Doc\n    more."""\n'
+                      "    return x + 1  # one\n")  # fmt: skip
+    before = source_hash(module)
+    module.write_text(
+        '"""Other doc."""\nimport os\ndef f(x):\n    """New."""\n\n    return x + 1\n'
+    )
+    assert source_hash(module) == before
+    module.write_text('"""Doc."""\nimport os\ndef f(x):\n    return x + 2\n')
+    assert source_hash(module) != before
+    module.write_text('"""Doc."""\nimport os\ndef f(x):\n    return "x + 1  # one"\n')
+    assert source_hash(module) != before  # a '#' inside a string is code
+    notebook = tmp_path / "n.ipynb"
+
+    def cells(prose: str, code: str) -> str:
+        text = {"cell_type": "markdown", "source": [prose]}
+        return json.dumps({"cells": [text, {"cell_type": "code", "source": [code]}]})
+
+    notebook.write_text(cells("# Title", "x = 1"))
+    before = source_hash(notebook)
+    notebook.write_text(cells("# Another title", "x = 1"))
+    assert source_hash(notebook) == before
+    notebook.write_text(cells("# Title", "x = 2"))
+    assert source_hash(notebook) != before
+
+
 def _book_at(folder: Path) -> dict:
     return json.loads((folder / PROVENANCE).read_text())
 

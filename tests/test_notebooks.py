@@ -291,7 +291,12 @@ def test_the_batch_refuses_unknown_profiles_and_notebooks(capsys):
     from chameleon_lab.cli import main
 
     assert main(["notebooks", "run", "--profile", "huge", "--quiet"]) == 2
-    assert "unknown profile 'huge'; valid values: quick, full" in capsys.readouterr().err
+    assert "unknown profile 'huge'; valid values: quick, full, research" in capsys.readouterr().err
+    assert main(["notebooks", "run", "--profile", "research", "--only", "01_game"]) == 2
+    assert (
+        "the research profile has no notebook 01_game; its notebooks: 04_thesis_tables, "
+        "05_time_budgets, 09_beyond_the_thesis, 10_tuning, 11_hypermax"
+    ) in capsys.readouterr().err
     assert main(["notebooks", "run", "--only", "99_nothing", "--quiet"]) == 2
     assert (
         "unknown notebook '99_nothing'; valid values: 00_explore_heuristics, 01_game"

@@ -77,3 +77,29 @@ def test_panels_sharing_a_count_axis_show_every_panels_counts():
         bottom, top = ax.get_ylim()
         assert bottom <= 10 and top >= 40_000  # labelled below the lowest, all shown
     plt.close(fig)
+
+
+def test_a_rating_interval_is_drawn_as_it_is_even_beside_the_estimate():
+    """A percentile bootstrap over few blocks need not hold the estimate: the figure
+    draws the interval from its ends (an error bar would refuse a negative length)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import pandas as pd
+
+    from chameleon_lab.analysis.plots import plot_ratings_vs_budget
+
+    rated = pd.DataFrame(
+        {
+            "players": [3, 3],
+            "budget_ms": [10.0, 10.0],
+            "agent": ["brs", "maxnis"],
+            "elo": [40.0, -40.0],
+            "ci_low": [55.0, -90.0],  # above brs's estimate
+            "ci_high": [120.0, -10.0],
+        }
+    )
+    fig = plot_ratings_vs_budget(rated)
+    segments = [seg for coll in fig.axes[0].collections for seg in coll.get_segments() if len(seg)]
+    spans = sorted((float(s[0][1]), float(s[1][1])) for s in segments)
+    assert spans == [(-90.0, -10.0), (55.0, 120.0)]

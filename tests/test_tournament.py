@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 import os
 import re
@@ -29,9 +30,11 @@ from chameleon_lab.tournament import (
     Session,
     TornLineWarning,
     load_session,
+    pack_records,
     read_records,
     run_session,
     tables,
+    unpack_records,
     without_times,
 )
 
@@ -123,6 +126,70 @@ def test_dask_local_cluster_gives_the_records_of_the_process_pool(monkeypatch):
             session, scheduler=cluster.scheduler_address, progress=False
         ).records
     assert by_game(dasked) == by_game(pooled) == by_game(by_address)
+
+
+@pytest.mark.slow
+def test_a_worker_killed_mid_run_loses_and_duplicates_no_game(tmp_path):
+    """A real LocalCluster of worker processes; one worker is killed (SIGKILL) once the
+    first game is on disk: the scheduler gives its games to the others (the nanny
+    starts a new worker), and the file ends with every game exactly once, each as a
+    serial run plays it."""
+    distributed = pytest.importorskip("distributed")
+    import threading
+
+    session = dataclasses.replace(tiny_session(), budget={"depth": 2})
+    out = tmp_path / "r.jsonl"
+    killed: list[tuple[int, int]] = []  # (pid, games on disk when it was killed)
+
+    def kill_one_worker(client):
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if out.exists() and out.read_bytes().count(b"\n") >= 1:
+                pids = client.run(os.getpid)
+                pid = sorted(pids.values())[0]
+                os.kill(pid, signal.SIGKILL)
+                killed.append((pid, out.read_bytes().count(b"\n")))
+                return
+            time.sleep(0.005)
+
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        killer = threading.Thread(target=kill_one_worker, args=(client,), daemon=True)
+        killer.start()
+        report = run_session(session, out, client=client, progress=False)
+        killer.join(timeout=5)
+    assert killed and killed[0][1] < report.total, "the worker was not killed mid-run"
+    assert not report.interrupted and report.played == report.total
+    games = [r["game"] for r in read_records(out)]
+    assert sorted(games) == list(range(report.total))  # none lost, none twice
+    serial = run_session(session, workers=1, progress=False).records
+    assert by_game(read_records(out)) == by_game(serial)
+
+
+def test_packed_records_are_read_and_resumed_without_loss(tmp_path):
+    folder = tmp_path / "records"
+    out = folder / "beyond" / "r.jsonl"
+    session = tiny_session(design="fixed", seatings=["mx,pa,_,_", "pa,mx,_,_", "mx,_,pa,_"])
+    run_session(session, out, workers=1, progress=False)
+    played = by_game(read_records(out))
+    with out.open("ab") as f:
+        f.write(b'{"record": "chameleon_lab/ga')  # a torn line: not packed
+    (packed,) = pack_records(folder)
+    assert packed.name == "r.jsonl.xz" and pack_records(folder) == []  # unchanged: kept
+    complete = out.read_bytes().rsplit(b"\n", 1)[0] + b"\n"
+    assert by_game(read_records(packed)) == played
+    out.unlink()
+    assert unpack_records(folder) == [out] and out.read_bytes() == complete
+    assert unpack_records(folder) == []  # a working copy is never overwritten
+    again = run_session(session, out, workers=1, progress=False)
+    assert (again.played, again.skipped) == (0, 3)
+    packed.write_bytes(b"not xz")
+    with pytest.raises(ValueError, match=r"r\.jsonl\.xz is not xz-compressed data"):
+        read_records(packed)
 
 
 def test_resume_skips_finished_games_and_refuses_another_session(tmp_path):

@@ -43,6 +43,7 @@ from ..tournament import Session, Tables, run_session, session_records, tables
 from .claims import detectable_elo, holm, verdict
 from .ranking import finishing_places
 from .sequential import SPRT, fixed_games, score_to_elo, sequential_test
+from .stats import time_per_move
 
 #: The SPRT a duel runs unless told otherwise: H0 "no stronger" (0 Elo) against H1
 #: "50 Elo stronger", 5 % error each way.
@@ -156,7 +157,8 @@ def duel_study(
 ) -> tuple[Tables, pd.DataFrame]:
     """Every claim at every player count and budget (:func:`run_duel`); all games'
     tables (with ``players``, ``budget_ms``, ``claim`` columns) and one row per duel:
-    the SPRT's decision, blocks to it and blocks played, the block scores."""
+    the SPRT's decision, blocks to it and blocks played, each side's median and largest
+    milliseconds a move, the block scores."""
     parts, rows = [], []
     for claim in claims:
         for p in players:
@@ -193,6 +195,7 @@ def duel_study(
                         "sprt_blocks": result.blocks,
                         "blocks": len(scores),
                         "games": len(t.games),
+                        **_times(t, claim),
                         "scores": scores,
                     }
                 )
@@ -203,6 +206,19 @@ def duel_study(
         )
     )
     return merged, pd.DataFrame(rows)
+
+
+def _times(t: Tables, claim: Claim) -> dict[str, float]:
+    """The agent's and the rival's median and largest milliseconds a move in a duel
+    (:func:`~chameleon_lab.analysis.stats.time_per_move`), so a verdict is read beside
+    what each side spent."""
+    timing = time_per_move(t.moves, budget=None).set_index("agent")
+    out = {}
+    for side, name in (("agent", claim.agent), ("rival", claim.rival)):
+        known = name in timing.index
+        out[f"{side}_median_ms"] = float(timing.at[name, "median_ms"]) if known else np.nan
+        out[f"{side}_max_ms"] = float(timing.at[name, "max_ms"]) if known else np.nan
+    return out
 
 
 def _sign_flip_p(scores: np.ndarray) -> float:

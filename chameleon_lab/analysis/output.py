@@ -10,8 +10,11 @@ Provenance: every file written is entered in ``PROVENANCE.json`` of its folder w
 the notebook, batch profile and parameters that made it (from ``CHAMELEON_RUN``, which
 the notebook runner sets), the git commit, the library's and its dependencies'
 versions, and the SHA-256 of every source that made it (the notebook and each module
-of the library loaded at the time). A test compares those hashes with the sources as
-committed, so a figure or table older than the code that makes it fails the tests.
+of the library loaded at the time), taken over what could change a result: a module's
+code without its docstrings and comments, a notebook's code cells (:func:`source_hash`).
+A test compares those hashes with the sources as committed, so a figure or table older
+than the code that makes it fails the tests, and a docstring or a notebook's prose
+edited does not make it stale.
 """
 
 from __future__ import annotations
@@ -39,8 +42,74 @@ def _project() -> Path:
 
 
 def source_hash(path: Path) -> str:
-    """The first 16 hex digits of a file's SHA-256 (what provenance compares)."""
-    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    """The first 16 hex digits of a file's SHA-256 (what provenance compares).
+
+    A source is hashed by what could change a result it makes: a Python module by its
+    syntax tree without docstrings (comments, formatting and documentation do not
+    count), a notebook by its code cells (not its prose, outputs or metadata); any
+    other file (a figure, a table) by its bytes."""
+    path = Path(path)
+    if path.suffix not in (".py", ".ipynb"):
+        return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    if key not in _SOURCE_HASHES:  # a batch hashes every loaded module at every save
+        data = path.read_bytes()
+        code = _python_code(data) if path.suffix == ".py" else _notebook_code(data)
+        _SOURCE_HASHES[key] = hashlib.sha256(code).hexdigest()[:16]
+    return _SOURCE_HASHES[key]
+
+
+#: source_hash's results by (path, modification time, size)
+_SOURCE_HASHES: dict[tuple[str, int, int], str] = {}
+
+
+def _python_code(data: bytes) -> bytes:
+    """A module's text without docstrings, comments and blank lines, trailing spaces
+    cut (its bytes if it does not parse: then any change counts). Text, not the syntax
+    tree: ``ast.dump`` differs between Python versions, the text does not."""
+    import ast
+    import io
+    import tokenize
+
+    try:
+        text = data.decode("utf-8")
+        tree = ast.parse(text)
+        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+    except (SyntaxError, UnicodeDecodeError, tokenize.TokenError):
+        return data
+    lines = text.splitlines()
+    for no, col in ((t.start[0], t.start[1]) for t in tokens if t.type == tokenize.COMMENT):
+        lines[no - 1] = lines[no - 1][:col]
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            doc = body[0]
+            first, last = doc.lineno - 1, (doc.end_lineno or doc.lineno) - 1
+            before = lines[first].encode()[: doc.col_offset]
+            after = lines[last].encode()[doc.end_col_offset or 0 :]
+            alone = not before.strip() and not after.strip()
+            if alone:  # the docstring fills its lines (as formatted code has it)
+                for i in range(first, last + 1):
+                    lines[i] = ""
+    kept = [line.rstrip() for line in lines if line.strip()]
+    return "\n".join(kept).encode()
+
+
+def _notebook_code(data: bytes) -> bytes:
+    """A notebook's code cells, in order, as bytes (its bytes if it is not JSON)."""
+    try:
+        cells = json.loads(data).get("cells", [])
+    except (json.JSONDecodeError, AttributeError):
+        return data
+    code = ["".join(c.get("source", "")) for c in cells if c.get("cell_type") == "code"]
+    return json.dumps(code).encode()
 
 
 def _sources(notebook: str | None) -> dict[str, str]:

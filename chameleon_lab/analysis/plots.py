@@ -299,10 +299,10 @@ def plot_ratings_vs_budget(rated: pd.DataFrame) -> Any:
             dodge = 10 ** (0.012 * (j - (len(order) - 1) / 2))  # apart on the log axis
             ax.plot(group["budget_ms"] * dodge, group["elo"], label=agent, **look)
             bars = group[intervals.loc[group.index]]
-            if not bars.empty:
-                ax.errorbar(bars["budget_ms"] * dodge, bars["elo"], capsize=3, fmt="none",
-                            yerr=[bars["elo"] - bars["ci_low"], bars["ci_high"] - bars["elo"]],
-                            color=look["color"], alpha=0.5)  # fmt: skip
+            if not bars.empty:  # the interval as drawn: a percentile bootstrap over few
+                # blocks need not hold the estimate, which an error bar could not show
+                ax.vlines(bars["budget_ms"] * dodge, bars["ci_low"], bars["ci_high"],
+                          color=look["color"], alpha=0.5)  # fmt: skip
         ax.axhline(0, color="0.5", linewidth=0.8)
         _budget_axis(ax, part["budget_ms"])
         ax.set_xlabel("time budget per move (ms, log scale)")

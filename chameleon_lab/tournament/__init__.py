@@ -14,16 +14,27 @@ from .records import (
     RecordWriter,
     Tables,
     TornLineWarning,
+    pack_records,
     read_records,
     tables,
+    unpack_records,
 )
-from .runner import GameFailed, RunReport, run_session, run_tasks, session_records
+from .runner import (
+    GameFailed,
+    MissingGames,
+    RunReport,
+    records_only,
+    run_session,
+    run_tasks,
+    session_records,
+)
 from .seatings import every_seating, format_seating, original_seatings, parse_seating
 from .session import GameTask, Session, SessionTasks, load_session
 
 __all__ = [
     "GameFailed",
     "GameTask",
+    "MissingGames",
     "RecordWriter",
     "RecordsInUse",
     "RecordsLock",
@@ -36,12 +47,15 @@ __all__ = [
     "format_seating",
     "load_session",
     "original_seatings",
+    "pack_records",
     "parse_seating",
     "play_game",
     "read_records",
+    "records_only",
     "run_session",
     "run_tasks",
     "session_records",
     "tables",
+    "unpack_records",
     "without_times",
 ]

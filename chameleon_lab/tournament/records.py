@@ -20,6 +20,11 @@ instead of playing (and appending) every game again. The lock ends with the proc
 that holds it, even when it is killed; a lock file left behind by a killed run is
 taken over by the next one.
 
+Packing (:func:`pack_records`, :func:`unpack_records`): the records of long runs are
+kept under version control xz-compressed beside the working ``.jsonl`` (which git
+ignores); a run unpacks what it lacks before it resumes and packs what it wrote after,
+and :func:`read_records` reads either.
+
 Tables (:func:`tables`): tidy pandas frames ``games`` (one row per game), ``seats`` (one
 row per occupied seat) and ``moves`` (one row per move), for analysis and Parquet.
 """
@@ -29,6 +34,7 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import lzma
 import os
 import shlex
 import sys
@@ -66,8 +72,12 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
     path = Path(path)
     try:
         data = path.read_bytes()
+        if path.suffix == PACKED:
+            data = lzma.decompress(data)
     except OSError as exc:
         raise ValueError(f"cannot read records file {path}: {exc.strerror}") from None
+    except lzma.LZMAError as exc:
+        raise ValueError(f"records file {path} is not xz-compressed data: {exc}") from None
     complete, torn = _split_torn(data)
     lines = complete.split(b"\n")[:-1]
     if torn.strip():
@@ -83,6 +93,46 @@ def read_records(path: str | Path) -> list[dict[str, Any]]:
             continue
         out.append(parse_record(line, f"{path} line {no}"))
     return out
+
+
+#: The suffix added to a packed (xz-compressed) records file.
+PACKED = ".xz"
+
+
+def pack_records(folder: str | Path) -> list[Path]:
+    """Write ``NAME.jsonl.xz`` beside every ``NAME.jsonl`` under ``folder`` whose packed
+    copy is missing or holds other bytes (atomically; the same records give the same
+    bytes, so an unchanged file is not rewritten); returns the packed files written.
+
+    A torn last line (a killed run) is left out of the packed copy."""
+    written = []
+    for path in sorted(Path(folder).rglob("*.jsonl")):
+        complete, _ = _split_torn(path.read_bytes())
+        packed = path.with_name(path.name + PACKED)
+        if packed.exists() and lzma.decompress(packed.read_bytes()) == complete:
+            continue
+        data = lzma.compress(complete, preset=9)
+        atomic_write(packed, lambda tmp, data=data: tmp.write_bytes(data))
+        written.append(packed)
+    return written
+
+
+def unpack_records(folder: str | Path) -> list[Path]:
+    """Write ``NAME.jsonl`` from every ``NAME.jsonl.xz`` under ``folder`` that has no
+    working copy yet, so a run resumes from committed records; returns those written.
+    A working copy that exists is kept: it holds at least what was packed from it."""
+    written = []
+    for packed in sorted(Path(folder).rglob(f"*.jsonl{PACKED}")):
+        path = packed.with_name(packed.name[: -len(PACKED)])
+        if path.exists():
+            continue
+        try:
+            data = lzma.decompress(packed.read_bytes())
+        except lzma.LZMAError as exc:
+            raise ValueError(f"records file {packed} is not xz-compressed data: {exc}") from None
+        atomic_write(path, lambda tmp, data=data: tmp.write_bytes(data))
+        written.append(path)
+    return written
 
 
 def parse_record(line: bytes | str, where: str) -> dict[str, Any]:

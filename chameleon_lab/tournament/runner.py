@@ -27,6 +27,7 @@ to end: a second run on the same file stops at once, naming the first one's PID.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import signal
@@ -57,6 +58,27 @@ from .session import GameTask, Session, SessionTasks
 CONNECT_TIMEOUT = 3.0
 #: Dask futures in flight at once: enough to keep a large cluster busy, bounded memory
 DASK_WINDOW = 1000
+
+
+class MissingGames(ValueError):
+    """Under :func:`records_only`, a session whose records file lacks games."""
+
+
+_records_only = threading.local()
+
+
+@contextlib.contextmanager
+def records_only() -> Iterator[None]:
+    """Within this block :func:`run_session` plays no game: a session whose records
+    file holds every game runs as usual (reading them), one that lacks games raises
+    :class:`MissingGames` naming the file and the count. For recomputing the tables of
+    a finished run from its records, where a game played would be a silent change."""
+    before = getattr(_records_only, "on", False)
+    _records_only.on = True
+    try:
+        yield
+    finally:
+        _records_only.on = before
 
 
 class GameFailed(RuntimeError):
@@ -397,6 +419,11 @@ def run_session(
             writer = RecordWriter(lock.path, lock=lock)
         done = finished_games(lock.path, session) if lock is not None else set()
         todo = _Pending(tasks, done)
+        if len(todo) and getattr(_records_only, "on", False):
+            raise MissingGames(
+                f"{out}: {len(todo)} of the {len(tasks)} games of session {session.name!r} "
+                "are not in the records (recomputing from records plays no game)"
+            )
         report = RunReport(lock.path if lock else None, len(tasks), len(tasks) - len(todo), 0, 0.0)
 
         def keep(record: dict[str, Any]) -> None:

@@ -1,0 +1,243 @@
+"""The research results: the log of research runs and the page that shows them.
+
+The ``research`` profile of the notebook batch (``PROFILES`` of :mod:`chameleon_lab.workbench`)
+writes to ``research/`` (``data/`` with the tables and the xz-packed records,
+``figures/``), a place the quick batch never writes. Two things make those results
+readable without playing a game:
+
+* :func:`log_run` enters every research run in ``research/runs.json`` (notebook,
+  parameters, commit, workers, cores, wall-clock seconds, whether it was interrupted), so
+  the cost of each result on the machine that made it is on record;
+* :func:`write_page` writes ``research/README.md`` from the committed tables and that
+  log: the head-to-head verdicts with their Elo intervals, games and time per move, the
+  ratings and their figure, what each run cost. The documentation site includes the
+  page, so a reader sees the research results without running anything.
+
+Every number on the page is read from the tables; the tables are recomputed from the
+packed records by ``tests/test_research.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..files import atomic_write_text
+from .output import provenance
+
+#: The runs of the research profile, oldest first.
+RUNS = "runs.json"
+#: The generated page of research results.
+PAGE = "README.md"
+
+
+def read_runs(folder: str | Path) -> list[dict[str, Any]]:
+    """The runs logged in ``folder/runs.json`` (none if there is no log)."""
+    path = Path(folder) / RUNS
+    if not path.exists():
+        return []
+    try:
+        return json.loads(path.read_text())
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not a JSON list of runs: {exc}") from None
+
+
+def log_run(
+    folder: str | Path,
+    notebook: str,
+    parameters: dict[str, Any],
+    seconds: float,
+    *,
+    interrupted: bool = False,
+) -> dict[str, Any]:
+    """Append one run to ``folder/runs.json`` (atomically) and return its entry."""
+    made = provenance()
+    entry = {
+        "notebook": notebook,
+        "parameters": parameters,
+        "commit": made["commit"],
+        "versions": made["versions"],
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "seconds": round(float(seconds), 1),
+        "interrupted": bool(interrupted),
+        "workers": parameters.get("workers") or os.cpu_count(),
+        "cores": os.cpu_count(),
+        "machine": f"{platform.machine()} {platform.system()}",
+    }
+    runs = [*read_runs(folder), entry]
+    atomic_write_text(Path(folder) / RUNS, json.dumps(runs, indent=1, default=str) + "\n")
+    return entry
+
+
+def last_run(folder: str | Path, notebook: str) -> dict[str, Any]:
+    """The latest complete logged run of ``notebook`` (``ValueError`` if none)."""
+    runs = [r for r in read_runs(folder) if r["notebook"] == notebook and not r["interrupted"]]
+    if not runs:
+        raise ValueError(f"{Path(folder) / RUNS} logs no complete run of {notebook}")
+    return runs[-1]
+
+
+def recompute_beyond(
+    parameters: dict[str, Any], records_dir: str | Path
+) -> dict[str, pd.DataFrame]:
+    """The ladder's ratings (``beyond_ratings``) and the claims' verdicts
+    (``beyond_verdicts``) of notebook 09 recomputed from the records in
+    ``records_dir`` for a run with ``parameters`` (its logged ones), playing no game
+    (:func:`~chameleon_lab.tournament.runner.records_only`: a missing game is an error)."""
+    from ..tournament import records_only
+    from .beyond import CLAIMS, LADDER_AGENTS, ladder_ratings, ladder_study
+    from .headtohead import claim_verdicts, duel_study
+    from .sequential import SPRT
+
+    q = parameters
+    ladder = {name: LADDER_AGENTS[name] for name in q["agents"]}
+    tested = [c for c in CLAIMS if {c.agent, c.rival} <= set(ladder)]
+    common = {"seed": q["seed"], "opening_plies": q["opening_plies"], "workers": 1}
+    with records_only():
+        t = ladder_study(
+            ladder, q["players"], q["budgets_ms"], q["blocks"], records_dir=records_dir,
+            progress=False, **common,
+        )  # fmt: skip
+        _, duels = duel_study(
+            tested, ladder, q["claim_players"], q["claim_budgets_ms"], records_dir,
+            sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=q["alpha"], beta=q["beta"]),
+            batch=q["batch"], max_blocks=q["max_blocks"], progress=False, **common,
+        )  # fmt: skip
+    return {
+        "beyond_ratings": ladder_ratings(t, seed=q["seed"]),
+        "beyond_verdicts": claim_verdicts(duels, alpha=q["alpha"], seed=q["seed"]),
+    }
+
+
+def _elo(row: pd.Series) -> str:
+    if np.isnan(row["elo_low"]):
+        return f"{row['elo']:+.0f} (no interval)"
+    return f"{row['elo']:+.0f} [{row['elo_low']:+.0f}, {row['elo_high']:+.0f}]"
+
+
+def _detectable(value: float) -> str:
+    return "none" if np.isinf(value) else f"{value:.0f}"
+
+
+def verdict_table(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """The head-to-head verdicts as the page shows them: one row a claim, cell."""
+    out = pd.DataFrame(
+        {
+            "source": verdicts["source"],
+            "claim": verdicts["text"],
+            "players": verdicts["players"],
+            "ms a move": verdicts["budget_ms"].map(lambda b: f"{b:g}"),
+            "verdict": verdicts["verdict"],
+            "Elo [95 %]": verdicts.apply(_elo, axis=1),
+            "Holm p": verdicts["p_holm"].map(lambda p: f"{p:.3g}"),
+            "SPRT": [
+                f"{d} at {b}"
+                for d, b in zip(verdicts["sprt"], verdicts["sprt_blocks"], strict=True)
+            ],
+            "blocks": verdicts["blocks"],
+            "games": verdicts["games"],
+            "80 % power from (Elo)": verdicts["detectable_elo"].map(_detectable),
+        }
+    )
+    if "agent_median_ms" in verdicts:
+        out["median ms (agent / rival)"] = [
+            f"{a:.1f} / {r:.1f}"
+            for a, r in zip(verdicts["agent_median_ms"], verdicts["rival_median_ms"], strict=True)
+        ]
+    return out
+
+
+def runs_table(runs: list[dict[str, Any]]) -> pd.DataFrame:
+    """The research runs: what ran, from which commit, on how many workers, how long."""
+    rows = [
+        {
+            "notebook": r["notebook"],
+            "commit": r["commit"],
+            "finished": r["finished"],
+            "workers / cores": f"{r['workers']} / {r['cores']}",
+            "hours": f"{r['seconds'] / 3600:.2f}",
+            "complete": "no (interrupted)" if r["interrupted"] else "yes",
+            "parameters": ", ".join(
+                f"{k}={v}"
+                for k, v in r["parameters"].items()
+                if k not in ("figures_dir", "data_dir", "shared", "workers")
+            ),
+        }
+        for r in runs
+    ]
+    return pd.DataFrame(rows)
+
+
+def _section_beyond(data: Path) -> list[str]:
+    from .headtohead import verdict_sentences
+
+    path = data / "beyond_verdicts.csv"
+    if not path.exists():
+        return []
+    verdicts = pd.read_csv(path)
+    counts = verdicts["verdict"].value_counts()
+    lines = [
+        "## Notebook 09: the multi-player papers' claims, head to head",
+        "",
+        f"{len(verdicts)} duels (claim, player count, budget): "
+        + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("supported", "contradicted", "open"))
+        + ". Each duel plays blocks (one opening of a suite of distinct openings, both "
+        "agents in every seating) until the SPRT decides or its block limit; the verdict "
+        "is the sign-flip test on the blocks played, Holm-corrected over all duels.",
+        "",
+        verdict_table(verdicts).to_markdown(index=False, disable_numparse=True),
+        "",
+        "```text",
+        verdict_sentences(verdicts),
+        "```",
+        "",
+    ]
+    ratings = data / "beyond_ratings.csv"
+    if ratings.exists():
+        rated = pd.read_csv(ratings)
+        table = rated.pivot_table(
+            index="agent", columns=["players", "budget_ms"], values="elo"
+        ).round(0)
+        table.columns = [f"{p} players, {b:g} ms" for p, b in table.columns]
+        lines += [
+            "### The ladder: Plackett-Luce ratings from finishing orders (Elo)",
+            "",
+            table.to_markdown(disable_numparse=True),
+            "",
+            "![Ratings against the budget](figures/beyond_ratings.png)",
+            "",
+        ]
+    return lines
+
+
+def write_page(folder: str | Path) -> Path:
+    """Write ``folder/README.md`` from the research tables in ``folder/data`` and the
+    run log; returns its path."""
+    folder = Path(folder)
+    data = folder / "data"
+    lines = [
+        "# Research results",
+        "",
+        "Written by `chameleon_lab.analysis.research.write_page` from the tables in "
+        "`data/` and the run log `runs.json`; do not edit. The records every table is "
+        "computed from are committed, xz-packed, under `data/records/`; "
+        "`chameleon-lab notebooks run --profile research --only NOTEBOOK` resumes them "
+        "(a finished run recomputes its tables without playing a game).",
+        "",
+    ]
+    lines += _section_beyond(data)
+    runs = read_runs(folder)
+    if runs:
+        lines += [
+            "## The runs and what they cost",
+            "",
+            runs_table(runs).to_markdown(index=False, disable_numparse=True),
+        ]
+    return atomic_write_text(folder / PAGE, "\n".join(lines).rstrip() + "\n")

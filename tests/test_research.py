@@ -1,0 +1,149 @@
+"""The research results: packed records, the run log, the page, and the committed
+tables recomputed from the committed records without playing a game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from chameleon_lab.analysis.research import (
+    last_run,
+    log_run,
+    read_runs,
+    recompute_beyond,
+    write_page,
+)
+from chameleon_lab.tournament import MissingGames, records_only, run_session, unpack_records
+from chameleon_lab.workbench import FOLDERS, run_batch
+
+ROOT = Path(__file__).resolve().parents[1]
+RESEARCH = ROOT / "research"
+#: The deterministic columns of the tables (timings are not).
+EXACT = {
+    "beyond_verdicts": ["source", "text", "agent", "rival", "players", "budget_ms", "sprt",
+                        "sprt_blocks", "blocks", "games", "verdict"],
+    "beyond_ratings": ["players", "budget_ms", "agent", "games", "note"],
+}  # fmt: skip
+CLOSE = {
+    "beyond_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
+    "beyond_ratings": ["elo", "ci_low", "ci_high", "rank_prob_best"],
+}
+
+
+def assert_same_tables(committed: pd.DataFrame, computed: pd.DataFrame, name: str) -> None:
+    assert len(committed) == len(computed), name
+    for col in EXACT[name]:
+        a = ["" if pd.isna(v) else str(v) for v in committed[col]]
+        b = ["" if pd.isna(v) else str(v) for v in computed[col]]
+        assert a == b, (name, col)
+    for col in CLOSE[name]:
+        np.testing.assert_allclose(
+            committed[col].to_numpy(float), computed[col].to_numpy(float), rtol=1e-9,
+            atol=1e-9, err_msg=f"{name}.{col}",
+        )  # fmt: skip
+
+
+def test_the_quick_batch_never_writes_the_research_folder():
+    for profile in ("quick", "full"):
+        assert not any(Path(f).parts[0] == "research" for f in FOLDERS[profile])
+    assert all(Path(f).parts[0] == "research" for f in FOLDERS["research"])
+
+
+def test_the_page_shows_the_verdicts_and_what_each_run_cost(tmp_path):
+    verdicts = pd.DataFrame(
+        {
+            "source": ["Paper A", "Paper B"],
+            "text": ["X is stronger than Y", "Z is stronger than Y"],
+            "agent": ["x", "z"],
+            "rival": ["y", "y"],
+            "players": [3, 4],
+            "budget_ms": [10.0, 30.0],
+            "sprt": ["H1", "continue"],
+            "sprt_blocks": [40, 200],
+            "blocks": [40, 200],
+            "games": [240, 2800],
+            "agent_median_ms": [10.4, 30.2],
+            "rival_median_ms": [10.1, 30.9],
+            "elo": [61.2, -3.4],
+            "elo_low": [30.6, -20.0],
+            "elo_high": [95.0, 13.1],
+            "p_value": [0.0001, 0.7],
+            "detectable_elo": [22.0, 31.4],
+            "p_holm": [0.0002, 0.7],
+            "verdict": ["supported", "open"],
+        }
+    )
+    (tmp_path / "data").mkdir()
+    verdicts.to_csv(tmp_path / "data" / "beyond_verdicts.csv", index=False)
+    log_run(tmp_path, "09_beyond_the_thesis", {"max_blocks": 200, "workers": 2}, 5400.0)
+    page = write_page(tmp_path).read_text()
+    assert "2 duels (claim, player count, budget): 1 supported, 0 contradicted, 1 open" in page
+    assert "| Paper A  | X is stronger than Y | 3         | 10          | supported |" in page
+    assert "+61 [+31, +95]" in page and "H1 at 40" in page and "10.4 / 10.1" in page
+    assert "| 09_beyond_the_thesis |" in page and "| 2 / " in page and "| 1.50 " in page
+    assert "max_blocks=200" in page and "workers=" not in page.split("cost")[-1]
+    (run,) = read_runs(tmp_path)
+    assert run["seconds"] == 5400.0 and not run["interrupted"]
+    with pytest.raises(ValueError, match="logs no complete run of 11_hypermax"):
+        last_run(tmp_path, "11_hypermax")
+
+
+#: A research run small enough for the tests: three agents, two claims, two blocks.
+TINY = {
+    "agents": ["maxnis", "paranoid", "brs"],
+    "players": [3],
+    "budgets_ms": [10],
+    "blocks": 2,
+    "claim_players": [3],
+    "claim_budgets_ms": [10],
+    "max_blocks": 2,
+    "batch": 2,
+    "two_player_games": ["tictactoe"],
+    "two_player_budgets_ms": [10],
+    "two_player_blocks": 1,
+}
+
+
+@pytest.mark.slow
+def test_a_research_run_packs_logs_and_is_recomputed_from_its_records(tmp_path):
+    research = tmp_path / "research"
+    data = research / "data"
+    run_batch(
+        "research",
+        ["09_beyond_the_thesis"],
+        reports=research / "reports",
+        figures=research / "figures",
+        data=data,
+        workers=1,
+        progress=False,
+        settings=TINY,
+    )
+    records = data / "records"
+    packed = sorted(p.name for p in records.rglob("*.jsonl.xz"))
+    assert len(packed) == 4  # the ladder, two duels, tictactoe
+    run = last_run(research, "09_beyond_the_thesis")
+    assert run["parameters"]["agents"] == TINY["agents"] and run["parameters"]["elo1"] == 50.0
+    assert "## Notebook 09" in (research / "README.md").read_text()
+    for path in records.rglob("*.jsonl"):  # what a fresh clone has: the packed copies
+        path.unlink()
+    assert len(unpack_records(records)) == 4
+    tables = recompute_beyond(run["parameters"], records / "beyond")
+    for name, computed in tables.items():
+        assert_same_tables(pd.read_csv(data / f"{name}.csv"), computed, name)
+    with pytest.raises(MissingGames, match=r"12 of the 24 games of session 'duel-brs-maxnis"):
+        recompute_beyond({**run["parameters"], "max_blocks": 4}, records / "beyond")
+
+
+def test_records_only_refuses_to_play_and_leaves_runs_alone_outside(tmp_path):
+    from test_tournament import tiny_session
+
+    session = tiny_session(design="fixed", seatings=["mx,pa,_,_", "pa,mx,_,_"])
+    out = tmp_path / "r.jsonl"
+    with records_only(), pytest.raises(MissingGames, match="2 of the 2 games"):
+        run_session(session, out, workers=1, progress=False)
+    assert run_session(session, out, workers=1, progress=False).played == 2
+    with records_only():
+        assert run_session(session, out, workers=1, progress=False).skipped == 2
