@@ -54,7 +54,7 @@ THESIS_ALGORITHMS = algorithm_names(flavour="thesis")
 
 PROFILES: dict[str, dict[str, dict[str, Any]]] = {
     "quick": {
-        "00_explore_heuristics": {"positions": 30, "search_depth": 2, "repetitions": 2},
+        "00_explore_heuristics": {"positions": 30, "search_depth": 2, "blocks": 2},
         "01_game": {"agent_depth": 2},
         "02_trees": {},
         "03_complexity": {
@@ -109,9 +109,12 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "popsize": 4,
             "generations": 3,
             "depth": 1,
+            "players": 3,
             "repetitions": 1,
             "eval_repetitions": 3,
             "eval_time_ms": 0,
+            "max_blocks": 4,
+            "batch": 2,
         },
         "11_hypermax": {"positions": 200, "depths": [2, 3, 4], "session_budgets_ms": [10]},
     },
@@ -120,7 +123,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "positions": 200,
             "search_depth": 3,
             "tournament_depth": 2,
-            "repetitions": 10,
+            "blocks": 10,
         },
         "01_game": {"agent_depth": 3},
         "02_trees": {},
@@ -136,6 +139,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "source": "thesis",
             "depths": [1, 2, 3, 4],
             "budgets_ms": [10, 100, 1000],
+            "calibration_folds": 2,
         },
         "05_time_budgets": {
             "flavour": "improved",
@@ -175,15 +179,18 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "max_blocks": 200,
             "batch": 8,
             "two_player_budgets_ms": [10, 100],
-            "two_player_blocks": 16,
+            "two_player_blocks": 12,  # Othello has 12 distinct openings of 2 plies
         },
         "10_tuning": {
             "popsize": 8,
             "generations": 12,
             "depth": 2,
+            "players": 3,
             "repetitions": 4,
             "eval_repetitions": 25,
             "eval_time_ms": 10,
+            "max_blocks": 200,
+            "batch": 8,
         },
         "11_hypermax": {
             "positions": 1000,

@@ -129,3 +129,49 @@ def test_the_readme_embeds_only_figures_with_provenance():
     committed = {p.relative_to(ROOT).as_posix() for p in _committed("figures")}
     for link in embedded:
         assert link in committed and Path(link).name in book, link
+
+
+def test_the_cli_and_the_docs_are_on_no_artefacts_path():
+    """Editing the command line or the documentation regenerates nothing: no committed
+    artefact was made by them."""
+    for folder in FOLDERS:
+        for name, entry in _book(folder).items():
+            off = [s for s in entry["sources"] if s.startswith(("chameleon_lab/cli/", "docs/"))]
+            assert not off, f"{folder}/{name}: {off}"
+
+
+def test_a_changed_heuristic_makes_exactly_the_artefacts_that_used_it_stale(tmp_path, monkeypatch):
+    """In a copy of the sources: a docstring edit of the heuristics module leaves every
+    artefact fresh; a change of its code makes stale those whose run loaded it, and only
+    those."""
+    from chameleon_lab.analysis import output
+
+    module = "chameleon_lab/games/chameleon/heuristics.py"
+    for folder in FOLDERS:
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / PROVENANCE).write_text((ROOT / folder / PROVENANCE).read_text())
+        for path in _committed(folder):
+            (tmp_path / folder / path.name).write_bytes(path.read_bytes())
+    sources = {s for f in FOLDERS for e in _book(f).values() for s in e["sources"]}
+    for src in sources:
+        (tmp_path / src).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / src).write_bytes((ROOT / src).read_bytes())
+    monkeypatch.setattr(output, "_project", lambda: tmp_path)
+
+    def stale() -> set[tuple[str, str]]:
+        return {
+            (f, p.split(":")[0])
+            for f in FOLDERS
+            for p in artefact_problems(tmp_path / f)
+            if "older than" in p
+        }
+
+    before = stale()  # empty when the committed artefacts are fresh (the first test)
+    text = (tmp_path / module).read_text()
+    (tmp_path / module).write_text(text.replace('"""', '"""Edited. ', 1))
+    assert stale() == before
+    (tmp_path / module).write_text(text + "\nSCALE = 2\n")
+    copied = {(f, p.name) for f in FOLDERS for p in _committed(f)}
+    users = {(f, n) for f in FOLDERS for n, e in _book(f).items() if module in e["sources"]}
+    users &= copied
+    assert users and stale() == before | users

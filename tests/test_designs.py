@@ -189,3 +189,13 @@ def test_two_player_blocks_are_game_pairs_on_distinct_openings():
     assert [t.seating for t in tasks[:2]] == [("x", "y"), ("y", "x")]
     assert len({t.opening_moves for t in tasks}) == 4
     assert all(tasks[2 * i].opening_moves == tasks[2 * i + 1].opening_moves for i in range(4))
+
+
+def test_a_suite_that_cannot_be_counted_gives_up_naming_what_it_found(monkeypatch):
+    from chameleon_lab.tournament import designs
+
+    monkeypatch.setattr(designs, "count_openings", lambda start, plies: None)  # too costly
+    monkeypatch.setattr(designs, "MAX_DRAWS", 2)  # 2 * (20 * 10 + 200) = 800 draws
+    start = get_game("tictactoe").start()
+    with pytest.raises(ValueError, match=r"found 9 distinct openings of 1 plies in 800 random"):
+        designs.opening_suite(start, 1, 10)

@@ -133,7 +133,13 @@ def test_agreement_is_symmetric_with_ones_on_the_diagonal():
 def test_the_tournament_is_keyed_by_game_and_fingerprint():
     session = heuristic_session(fine, THESIS_HEURISTICS[:2], depth=1)
     assert session.name.startswith("explore-chameleon-fine-")
-    assert len(session.seating_list()) == 4  # two opponents, both seat orders
+    # a block: the three pairs of three agents, both seat orders, on one opening
+    assert len(session.seating_list()) == 6 and session.design == "blocks"
+    seatings = [tuple(a for a in s if a) for s in session.seating_list()]
+    assert sorted(seatings) == sorted(
+        (a, b) for a in session.agents for b in session.agents if a != b
+    )
+    assert all(s[2:] == (None, None) for s in session.seating_list())  # the first two seats
     with pytest.raises(ValueError, match="one of the opponents"):
         heuristic_session("pawns", ["pawns"], depth=1)
     other = heuristic_session(fine, ["lines"], game="tictactoe", algorithm="alphabeta")

@@ -28,7 +28,7 @@ LAYERS = {
 TOP = 7  # __init__, cli, bench, demo, widgets, workbench, conformance, interop
 #: Packages of the top layer (the entry points; interop: the optional bridges, which
 #: only tests, the CLI and notebooks import).
-TOP_PACKAGES = {"bench", "conformance", "interop"}
+TOP_PACKAGES = {"bench", "cli", "conformance", "interop"}
 
 
 def _layer(module: str) -> int:

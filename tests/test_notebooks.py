@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import inspect
 import json
 import re
 import shutil
@@ -13,11 +14,14 @@ from pathlib import Path
 
 import pytest
 
+from chameleon_lab.games.registry import get_game
 from chameleon_lab.workbench import (
     NOTEBOOKS,
+    PROFILES,
     NotebookFailed,
     check_numbers,
     notebook_dir,
+    notebook_parameters,
     project_path,
     project_root,
     run_batch,
@@ -43,6 +47,7 @@ TINY = {
         "repetitions": 1,
         "opening_plies": 2,
         "eval_repetitions": 1,
+        "max_blocks": 2,
         "workers": 1,  # in the kernel: two workers would each compile the candidates
     },
     "07_connect_four_reversi": {
@@ -56,7 +61,7 @@ TINY = {
         "opening_board": [4, 4],
     },
     "08_search_efficiency": {"per_phase": 1, "depths": [1, 2], "budgets_ms": [5]},
-    "00_explore_heuristics": {"positions": 6, "pictures": 1, "search_depth": 2, "repetitions": 1},
+    "00_explore_heuristics": {"positions": 6, "pictures": 1, "search_depth": 2, "blocks": 1},
     "01_game": {"agent_depth": 1},
     "02_trees": {},
     "03_complexity": {
@@ -116,7 +121,10 @@ PROMISED = {
             "hypermax_mended_sessions",
         ],
     ),
-    "10_tuning": (["tuning_curve", "tuning_against"], ["tuning_history", "tuning_against"]),
+    "10_tuning": (
+        ["tuning_curve", "tuning_against"],
+        ["tuning_history", "tuning_noise", "tuning_against", "tuning_verdicts"],
+    ),
     "07_connect_four_reversi": (
         ["c4_opening_values_4x4"],
         [
@@ -560,3 +568,19 @@ def test_relative_folders_mean_the_projects_whatever_the_kernels_folder(tmp_path
             and not any((ROOT / "reports").iterdir())
         ):
             (ROOT / "reports").rmdir()
+
+
+@pytest.mark.parametrize("profile", ["quick", "full", "research"])
+def test_the_two_player_blocks_of_every_profile_exist(profile):
+    """Each block is a distinct opening: a profile asking for more blocks than a game
+    has openings stops its notebook (as the first research run of 09 did, asking
+    Othello for 16 of its 12 two-ply openings)."""
+    from chameleon_lab.analysis.beyond import two_player_study
+    from chameleon_lab.tournament.designs import count_openings
+
+    params = {**notebook_parameters("09_beyond_the_thesis"), **PROFILES[profile].get(
+        "09_beyond_the_thesis", {})}  # fmt: skip
+    plies = inspect.signature(two_player_study).parameters["opening_plies"].default
+    for game in params["two_player_games"]:
+        available = count_openings(get_game(game).start(), plies)
+        assert params["two_player_blocks"] <= available, (game, available)

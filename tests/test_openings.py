@@ -50,9 +50,21 @@ def test_without_openings_deterministic_agents_repeat_their_games(tmp_path):
     assert all("opening" not in r for r in records)
 
 
+def test_by_default_every_game_of_the_fixed_design_has_its_own_opening(tmp_path):
+    records = played(gomoku_session(repetitions=3, opening_plies=3), tmp_path)
+    assert len(records) == 6 and len({tuple(r["opening"]) for r in records}) == 6
+    data = gomoku_session(repetitions=3, opening_plies=3).to_dict()
+    assert data["openings"] == "per_game"  # in the fingerprint: not the older sessions'
+    with pytest.raises(ValueError, match="unknown openings 'paired'; valid: per_game, per_rep"):
+        gomoku_session(opening_plies=3, openings="paired")
+
+
 def test_each_repetition_starts_from_its_own_opening_played_from_both_sides(tmp_path):
     plies = 3
-    records = played(gomoku_session(repetitions=3, opening_plies=plies), tmp_path)
+    session = gomoku_session(repetitions=3, opening_plies=plies, openings="per_repetition")
+    # asked for: the fingerprint sessions of shared openings always had
+    assert "openings" not in session.to_dict()
+    records = played(session, tmp_path)
     game = get_game("gomoku", width=5, height=5, k=4)
     openings = []
     for rep in range(3):
@@ -73,7 +85,10 @@ def test_each_repetition_starts_from_its_own_opening_played_from_both_sides(tmp_
     # and the games of different repetitions differ
     assert len({tuple(moves(r)) for r in records if r["seating"] == ["ab1", "ab2"]}) == 3
     # the same seed gives the same openings
-    again = played(gomoku_session(repetitions=3, opening_plies=plies, seed=0), tmp_path / "b")
+    again = played(
+        gomoku_session(repetitions=3, opening_plies=plies, seed=0, openings="per_repetition"),
+        tmp_path / "b",
+    )
     assert [r["opening"] for r in again] == [r["opening"] for r in records]
 
 

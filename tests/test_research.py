@@ -83,7 +83,12 @@ def test_the_page_shows_the_verdicts_and_what_each_run_cost(tmp_path):
     assert "2 duels (claim, player count, budget): 1 supported, 0 contradicted, 1 open" in page
     assert "| Paper A  | X is stronger than Y | 3         | 10          | supported |" in page
     assert "+61 [+31, +95]" in page and "H1 at 40" in page and "10.4 / 10.1" in page
-    assert "| 09_beyond_the_thesis |" in page and "| 2 / " in page and "| 1.50 " in page
+    assert (
+        "| 09_beyond_the_thesis |" in page
+        and "| 2 / " in page
+        and "| 1.50 " in page
+        and "| yes " in page
+    )
     assert "max_blocks=200" in page and "workers=" not in page.split("cost")[-1]
     (run,) = read_runs(tmp_path)
     assert run["seconds"] == 5400.0 and not run["interrupted"]

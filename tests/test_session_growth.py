@@ -59,8 +59,8 @@ def test_more_repetitions_play_only_the_new_games_and_they_equal_a_fresh_run(tmp
     run_session(longer, fresh_out, workers=1, progress=False)
     fresh = by_game(session_records(fresh_out, longer))
     assert [(r["opening"], moves(r)) for r in records] == [(r["opening"], moves(r)) for r in fresh]
-    # the repetitions differ (else the check above would be weak)
-    assert len({tuple(r["opening"]) for r in fresh}) == 3
+    # the games differ (else the check above would be weak): one opening a game
+    assert len({tuple(r["opening"]) for r in fresh}) == 3 * SEATINGS
 
 
 def test_fewer_repetitions_read_the_first_games_and_play_none(tmp_path):
@@ -77,11 +77,13 @@ def test_fewer_repetitions_read_the_first_games_and_play_none(tmp_path):
 def test_records_written_under_the_old_fingerprint_resume(tmp_path):
     # fingerprints as the code before this change made them (with the repetitions),
     # taken from that code's output for these two sessions
-    old = {"f50a8822e52020d6": {}, "3f4fa03b54a10cb4": {"repetitions": 3, "opening_plies": 2}}
+    # (then every seating of a repetition shared its opening: per_repetition now)
+    shared = {"opening_plies": 2, "openings": "per_repetition"}
+    old = {"f50a8822e52020d6": {}, "3f4fa03b54a10cb4": {"repetitions": 3, **shared}}
     for legacy_id, kw in old.items():
         session = gomoku_session(**kw)
         assert session.legacy_fingerprint == legacy_id
-    session = gomoku_session(repetitions=3, opening_plies=2)
+    session = gomoku_session(repetitions=3, **shared)
     folder = tmp_path / "records"
     new_name = session.records_file(folder)
     run_session(session, new_name, workers=1, progress=False)

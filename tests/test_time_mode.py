@@ -261,3 +261,45 @@ def test_the_node_rates_are_measured_from_every_time_mode_move(legacy_dir):
     measured = measure_node_rates(moves).set_index(["algorithm", "normalize"])
     ratio = measured["node_rate"] / shipped.loc[measured.index, "node_rate"]
     assert ratio.between(0.85, 1.15).all(), ratio
+
+
+def test_the_time_mode_files_are_dealt_into_folds_of_every_budget():
+    from pathlib import Path
+
+    from chameleon_lab.thesis.calibration import split_files
+
+    names = [f"{s}-t{b}.json" for s in ("2-p", "3-h", "4-a") for b in (10, 100, 1000)]
+    names += ["4-x-t1000.json", "4-y-t1000.json", "4-z-t1000.json"]
+    folds = split_files([Path(n) for n in names], folds=2, seed=3)
+    assert sorted(p.name for f in folds for p in f) == sorted(names)  # each file once
+    for fold in folds:
+        budgets = {p.stem.rsplit("-t", 1)[1] for p in fold}
+        assert budgets == {"10", "100", "1000"} and len(fold) == 6
+    assert folds == split_files([Path(n) for n in reversed(names)], folds=2, seed=3)
+    with pytest.raises(ValueError, match="folds must be a whole number from 2 to the 12 files"):
+        split_files([Path(n) for n in names], folds=13)
+
+
+def test_held_out_files_are_checked_at_the_other_folds_rates(legacy_dir):
+    """Two 10 ms files: each is searched at the rates measured from the other alone, and
+    a search the other never played is left out and counted."""
+    from chameleon_lab.thesis.calibration import (
+        cross_validate,
+        measure_node_rates,
+        stop_shares,
+    )
+
+    files = [legacy_dir / "2-paranoid-t10.json", legacy_dir / "4-all-t10.json"]
+    checked = cross_validate(files, folds=2, progress=False)
+    own = {f.stem: measure_node_rates(replay_time([f], progress=False)[0].moves) for f in files}
+    for session, other in (("2-paranoid-t10", "4-all-t10"), ("4-all-t10", "2-paranoid-t10")):
+        rows = checked[checked["session"] == session]
+        rates = own[other].set_index(["algorithm", "normalize"])["node_rate"]
+        used = rows.groupby(["algorithm", "normalize"])["node_rate"].first()
+        assert len(used) and (used == rates.loc[used.index]).all()  # the other file's rates
+    all_moves = sum(len(replay_time([f], progress=False)[0].moves) for f in files)
+    assert checked.attrs["unrated"] == all_moves - len(checked) > 0  # 4-all's other searches
+    shares = stop_shares(checked)
+    row = shares.iloc[0]
+    part = checked[(checked["agent"] == row["agent"]) & (checked["budget_ms"] == row["budget_ms"])]
+    assert row["same_depth"] == pytest.approx((part["emulated_depth"] == part["depth"]).mean())

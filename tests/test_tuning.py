@@ -15,7 +15,15 @@ import pytest
 from positions import random_positions
 
 from chameleon_lab.agents import Agent
-from chameleon_lab.analysis.tuning import TuningSpec, against, tune
+from chameleon_lab.analysis.tuning import (
+    TuningSpec,
+    against,
+    check_templates,
+    decide,
+    score_noise,
+    seat_templates,
+    tune,
+)
 from chameleon_lab.games.chameleon import heuristics as CH
 from chameleon_lab.games.chameleon import kernel as K
 from chameleon_lab.games.chameleon.board import ROLE_POINTS
@@ -341,10 +349,45 @@ def test_a_tiny_real_run_end_to_end(tmp_path) -> None:
     assert (table["games"] == 2).all()
     assert (table["ci_low"] <= table["win_rate"]).all()
     assert (table["win_rate"] <= table["ci_high"]).all()
+    noise = score_noise(result, records)
+    assert list(noise["generation"]) == [0, 1] and (noise["games"] == 2).all()
+    for row in noise.itertuples():  # the noise by hand from the records' outcomes
+        points: dict[str, list[float]] = {}
+        for path in records.glob(f"tuning-g{row.generation:03d}-*.jsonl"):
+            for r in map(json.loads, path.read_text().splitlines()):
+                for name, outcome in r["outcomes"].items():
+                    if name.startswith("c"):  # the candidates, not the opponent
+                        win = {"win": 1.0, "draw": 0.5}.get(outcome, 0.0)
+                        points.setdefault(name, []).append(win)
+        ses = [np.std(v, ddof=1) / np.sqrt(len(v)) for v in points.values()]
+        assert row.noise == pytest.approx(np.sqrt(np.mean(np.square(ses))))
+        spread = result.history.query(f"generation == {row.generation}")["score"].std(ddof=1)
+        assert row.spread == pytest.approx(spread)
+        assert row.signal == pytest.approx(np.sqrt(max(spread**2 - row.noise**2, 0.0)))
+    duels_t, duels = decide(tuned.name, "pawns100roles", [{"depth": 1}], records, players=3,
+                            max_blocks=2, opening_plies=2, workers=1, progress=False)  # fmt: skip
+    (row,) = duels.itertuples()
+    assert (row.budget, row.players, row.blocks, row.games) == ("depth 1", 3, 2, 12)
+    assert len(duels_t.games) == 12 and set(duels_t.seats["agent"]) == {"tuned", "pawns100roles"}
+    with pytest.raises(ValueError, match="budgets must be a list"):
+        decide(tuned.name, "pawns100roles", {"depth": 1}, records)
     with pytest.raises(ValueError, match="exactly one of depth and time_ms"):
         against(tuned.name, depth=1, time_ms=10)
     with pytest.raises(ValueError, match="unknown heuristic 'nonsense'"):
         against(tuned.name, ("nonsense",), depth=1, workers=1, progress=False)
+
+
+def test_seat_templates_put_the_candidate_at_each_seat_once() -> None:
+    assert seat_templates("chameleon", 3) == ("X,O,O,_", "O,X,O,_", "O,O,X,_")
+    four = seat_templates("chameleon", 4)
+    assert sorted(t.split(",").index("X") for t in four) == [0, 1, 2, 3]
+    assert all(t.count("O") == 3 for t in four) and check_templates(four) == four
+    assert seat_templates("chameleon", 2) == ("X,O,_,_", "O,X,_,_")
+    assert seat_templates("othello") == ("X,O", "O,X")
+    with pytest.raises(ValueError, match=r"players must be a whole number 2\.\.2 for othello"):
+        seat_templates("othello", 3)
+    with pytest.raises(ValueError, match=r"2\.\.4 for chameleon, got 5"):
+        seat_templates("chameleon", 5)
 
 
 def test_othello_and_connect_four_get_their_own_opponent_and_seatings() -> None:

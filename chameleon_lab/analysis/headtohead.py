@@ -185,27 +185,40 @@ def duel_study(
                 for df in (t.games, t.seats, t.moves):
                     df[list(label)] = pd.DataFrame([label] * len(df), index=df.index)
                 parts.append(t)
-                scores = block_scores(t, claim.agent, claim.rival).to_numpy()
-                rows.append(
-                    {
-                        **dataclasses.asdict(claim),
-                        "players": int(p),
-                        "budget_ms": float(b),
-                        "sprt": result.decision,
-                        "sprt_blocks": result.blocks,
-                        "blocks": len(scores),
-                        "games": len(t.games),
-                        **_times(t, claim),
-                        "scores": scores,
-                    }
-                )
-    merged = Tables(
+                rows.append(duel_row(claim, p, b, f"{b:g} ms", t, result))
+    return concat_tables(parts), pd.DataFrame(rows)
+
+
+def concat_tables(parts: Sequence[Tables]) -> Tables:
+    """The tables of several runs as one."""
+    return Tables(
         *(
             pd.concat([getattr(t, f) for t in parts], ignore_index=True)
             for f in ("games", "seats", "moves")
         )
     )
-    return merged, pd.DataFrame(rows)
+
+
+def duel_row(
+    claim: Claim, players: int, budget_ms: float | None, budget: str, t: Tables, result: Any
+) -> dict[str, Any]:
+    """One duel's row for :func:`claim_verdicts`: the claim, the player count, the
+    budget (``budget_ms``, NaN for one in plies or nodes, and ``budget`` in words), the
+    SPRT's decision (``result``) and blocks to it, the blocks and games played, each
+    side's median and largest milliseconds a move, the block scores."""
+    scores = block_scores(t, claim.agent, claim.rival).to_numpy()
+    return {
+        **dataclasses.asdict(claim),
+        "players": int(players),
+        "budget_ms": np.nan if budget_ms is None else float(budget_ms),
+        "budget": budget,
+        "sprt": result.decision,
+        "sprt_blocks": result.blocks,
+        "blocks": len(scores),
+        "games": len(t.games),
+        **_times(t, claim),
+        "scores": scores,
+    }
 
 
 def _times(t: Tables, claim: Claim) -> dict[str, float]:
@@ -290,6 +303,12 @@ def _undetected(gap: float) -> str:
     return f"; 80 % power only for gaps of {gap:.0f} Elo or more"
 
 
+def _budget(row: Any) -> str:
+    """A duel's budget in words (tables written before the ``budget`` column: its ms)."""
+    words = getattr(row, "budget", None)
+    return words if isinstance(words, str) and words else f"{row.budget_ms:g} ms"
+
+
 def verdict_sentences(table: pd.DataFrame) -> str:
     """The verdicts of :func:`claim_verdicts` in words, one line per duel, so the
     notebook's conclusion says what its own run found and what it could not detect."""
@@ -299,7 +318,7 @@ def verdict_sentences(table: pd.DataFrame) -> str:
         for r in group.itertuples():
             gap = _undetected(r.detectable_elo) if r.verdict == "open" else ""
             lines.append(
-                f"  {r.players} players, {r.budget_ms:g} ms: {r.verdict} ({r.elo:+.0f} Elo, "
+                f"  {r.players} players, {_budget(r)}: {r.verdict} ({r.elo:+.0f} Elo, "
                 f"95 % {r.elo_low:+.0f} to {r.elo_high:+.0f}; {r.blocks} blocks, {r.games} "
                 f"games; Holm p = {r.p_holm:.3g}; SPRT {r.sprt}{gap})"
             )

@@ -124,17 +124,22 @@ def heuristic_session(
     game_params: Mapping[str, Any] | None = None,
     algorithm: str = "maxn",
     depth: int = 2,
-    repetitions: int = 1,
+    blocks: int = 1,
+    opening_plies: int = 4,
     seed: int = 0,
     **agent: Any,
 ) -> Session:
-    """Head-to-head games of ``own`` against each built-in opponent, both seat orders,
-    every agent the same search (two seats: Chameleon Chess seats RED and YELLOW).
+    """A round robin of ``own`` and the built-in ``opponents`` in balanced blocks, every
+    agent the same search at ``depth`` plies, two seats a game (Chameleon Chess: the
+    first two).
 
-    The session is named by the game and the heuristic's code fingerprint, so a re-run resumes and
-    an edited heuristic starts a file of its own instead of mixing its games with the
-    old version's. ``agent`` adds parameters to every agent (e.g.
-    ``random_move_probability`` so that repetitions differ).
+    Each block is one opening of a suite of distinct openings (``opening_plies`` random
+    plies; :func:`~chameleon_lab.tournament.designs.opening_suite`) on which every pair
+    of agents plays both seat orders: the searches are deterministic, so the openings
+    are what makes the games differ, and the blocks are what the intervals resample.
+    The session is named by the game and the heuristic's code fingerprint, so a re-run
+    resumes and an edited heuristic starts a file of its own instead of mixing its
+    games with the old version's. ``agent`` adds parameters to every agent.
     """
     from ..games.registry import get_game
 
@@ -147,19 +152,15 @@ def heuristic_session(
         raise ValueError(f"the heuristic's name {heuristic.name!r} is one of the opponents")
     if game != "chameleon" and spec.info.n_players != 2:
         raise ValueError(f"head-to-head games need two players; {game} has {spec.info.n_players}")
-    pattern = "{},_,{},_" if game == "chameleon" else "{},{}"  # Chameleon: RED and YELLOW
-    seatings = [
-        pattern.format(*pair)
-        for name in opponents
-        for pair in ((heuristic.name, name), (name, heuristic.name))
-    ]
     return Session(
         f"explore-{game}-{heuristic.name}-{heuristic.fingerprint}",
         agents,
-        design="fixed",
-        seatings=seatings,
-        repetitions=repetitions,
+        design="blocks",
+        players=2 if game == "chameleon" else None,
+        repetitions=blocks,
         seed=seed,
+        opening_plies=opening_plies,
         game=game,
         game_params=dict(game_params or {}),
+        **({} if game == "chameleon" else {"move_limit": None}),
     )

@@ -348,9 +348,11 @@ def plot_effort_by_phase(moves: pd.DataFrame) -> Any:
     return fig
 
 
-def plot_tuning_curve(curve: pd.DataFrame, opponent: str = "the opponent") -> Any:
+def plot_tuning_curve(curve: pd.DataFrame, opponent: str = "the opponent", players: int = 2) -> Any:
     """The tuning curve: best and mean candidate score per generation
-    (:attr:`.tuning.TuningResult.curve`), with the even score 1/2 marked."""
+    (:attr:`.tuning.TuningResult.curve`), with the score of an equal marked: 1/2 at two
+    players, 1/``players`` where a candidate sits among ``players - 1`` copies of the
+    opponent."""
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 3.8))
@@ -359,7 +361,7 @@ def plot_tuning_curve(curve: pd.DataFrame, opponent: str = "the opponent") -> An
             label="best candidate")  # fmt: skip
     ax.plot(curve["generation"], curve["mean"], marker="s", linestyle="--", color=colours[1],
             label="mean of the generation")  # fmt: skip
-    ax.axhline(0.5, color="0.5", linewidth=0.8, label="even (1/2)")
+    ax.axhline(1 / players, color="0.5", linewidth=0.8, label=f"an equal's (1/{players})")
     ax.set_xlabel("generation")
     ax.set_xticks(list(curve["generation"]))
     ax.set_ylabel(f"share of points against {opponent}")

@@ -163,7 +163,7 @@ def runs_table(runs: list[dict[str, Any]]) -> pd.DataFrame:
             "finished": r["finished"],
             "workers / cores": f"{r['workers']} / {r['cores']}",
             "hours": f"{r['seconds'] / 3600:.2f}",
-            "complete": "no (interrupted)" if r["interrupted"] else "yes",
+            "complete": "no (stopped early: failed or interrupted)" if r["interrupted"] else "yes",
             "parameters": ", ".join(
                 f"{k}={v}"
                 for k, v in r["parameters"].items()
@@ -183,6 +183,16 @@ def _section_beyond(data: Path) -> list[str]:
         return []
     verdicts = pd.read_csv(path)
     counts = verdicts["verdict"].value_counts()
+    try:
+        q = last_run(data.parent, "09_beyond_the_thesis")["parameters"]
+        test = (
+            f'The SPRT weighs H0 "{q["elo0"]:g} Elo" against H1 "{q["elo1"]:g} Elo stronger" '
+            f"at error rates {q['alpha']:g} and {q['beta']:g}, looking every {q['batch']} "
+            f"blocks, at most {q['max_blocks']}: H0 accepted means no gap of {q['elo1']:g} "
+            "Elo, not no gap. "
+        )
+    except (ValueError, KeyError):  # no complete run logged (or not its test): the table alone
+        test = ""
     lines = [
         "## Notebook 09: the multi-player papers' claims, head to head",
         "",
@@ -190,7 +200,10 @@ def _section_beyond(data: Path) -> list[str]:
         + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("supported", "contradicted", "open"))
         + ". Each duel plays blocks (one opening of a suite of distinct openings, both "
         "agents in every seating) until the SPRT decides or its block limit; the verdict "
-        "is the sign-flip test on the blocks played, Holm-corrected over all duels.",
+        "is the sign-flip test on the blocks played, Holm-corrected over all duels. "
+        + test
+        + "The Elo intervals are percentile bootstraps over the blocks: with few blocks "
+        "they are narrower than the uncertainty, and the verdict rests on the test.",
         "",
         verdict_table(verdicts).to_markdown(index=False, disable_numparse=True),
         "",
@@ -217,6 +230,48 @@ def _section_beyond(data: Path) -> list[str]:
     return lines
 
 
+def _section_thesis(data: Path) -> list[str]:
+    """Notebook 04: the thesis's time-mode tables on the emulated clock beside the
+    thesis (the equivalence verdicts counted), and the clock checked on held-out files."""
+    tables = sorted(data.glob("table_6_*_thesis.csv"))
+    held = data / "thesis_emulated_stops_held_out.csv"
+    if not tables and not held.exists():
+        return []
+    lines = ["## Notebook 04: the thesis's tables on the original's clock", ""]
+    if tables:
+        cells = pd.concat([pd.read_csv(t, dtype={"table": str}) for t in tables])
+        counts = cells.groupby("table")["equivalence"].value_counts().unstack(fill_value=0)
+        lines += [
+            f"{len(cells)} cells (table, session, agent) beside the thesis's; win rates "
+            "compared by two one-sided tests (margin 15 points): equivalent, differs or "
+            "undecided.",
+            "",
+            counts.to_markdown(disable_numparse=True),
+            "",
+        ]
+    if held.exists():
+        shares = pd.read_csv(held)
+        lines += [
+            "### The emulated clock on files it was not fitted on",
+            "",
+            "Moves of each time-mode file searched at the node rates measured from the other "
+            "half of the files: the share on which the emulated clock stops at the depth the "
+            "original recorded.",
+            "",
+            shares.round(3).to_markdown(index=False, disable_numparse=True),
+            "",
+        ]
+    depths = data / "thesis_emulated_depths_held_out.csv"
+    if depths.exists():
+        medians = pd.read_csv(depths)
+        lines += [
+            "Median depths (per agent, budget, phase) within the calibration's tolerance of "
+            f"the recorded ones: {int(medians['within'].sum())} of {len(medians)}.",
+            "",
+        ]
+    return lines
+
+
 def write_page(folder: str | Path) -> Path:
     """Write ``folder/README.md`` from the research tables in ``folder/data`` and the
     run log; returns its path."""
@@ -232,6 +287,7 @@ def write_page(folder: str | Path) -> Path:
         "(a finished run recomputes its tables without playing a game).",
         "",
     ]
+    lines += _section_thesis(data)
     lines += _section_beyond(data)
     runs = read_runs(folder)
     if runs:

@@ -11,9 +11,10 @@ or at the seat's own result.
   For 77 against 71 wins this answers whether the difference means anything.
 * :func:`by_seat`: results per seat colour and number of players, with a chi-square
   test of whether the seat matters.
-* :func:`ratings`: Bradley-Terry strengths from every pair of agents in every game
-  (a draw counts half to each), on the Elo scale, with standard errors from the
-  Fisher information.
+* :func:`game_points`: the points of every agent in every game (win 1, draw 1/2).
+* :func:`time_per_move`: each agent's milliseconds a move and its overshoot.
+
+Ratings are Plackett-Luce over finishing orders, :mod:`chameleon_lab.analysis.ranking`.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import optimize, stats
+from scipy import stats
 
 from ..tournament.records import Tables
 
@@ -36,6 +37,13 @@ def _outcomes(t: Tables, extra: list[str] | None = None) -> pd.DataFrame:
     keys = ["session", "session_id", "game", "agent"]
     more = [c for c in (extra or []) if c not in keys]
     return t.seats.drop_duplicates(keys)[[*keys, *more, "outcome"]]
+
+
+def game_points(t: Tables) -> pd.DataFrame:
+    """One row per game and agent (an agent at several seats of a game once): session,
+    game, agent, outcome and ``points``, a win 1, a draw 1/2, a loss 0."""
+    out = _outcomes(t)
+    return out.assign(points=out["outcome"].map({"win": 1.0, "draw": 0.5}).fillna(0.0))
 
 
 def wilson_interval(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -132,72 +140,6 @@ def by_seat(t: Tables, confidence: float = 0.95) -> tuple[pd.DataFrame, pd.DataF
             {"players": players, "chi2": res.statistic, "dof": res.dof, "p_value": res.pvalue}
         )
     return table.sort_values(["players", "seat"]).reset_index(drop=True), pd.DataFrame(tests)
-
-
-def pairwise(t: Tables) -> pd.DataFrame:
-    """Score of every ordered pair of agents over the games both played (win 1, draw ½).
-
-    Rows ``i``, columns ``j``: how often ``i`` did better than ``j`` (ties count half).
-    """
-    out = _outcomes(t)
-    agents = list(dict.fromkeys(out["agent"]))
-    index = {a: k for k, a in enumerate(agents)}
-    score = np.zeros((len(agents), len(agents)))
-    for _, group in out.groupby(["session_id", "game"], sort=False):
-        ranks = [
-            (index[a], _RANK[o]) for a, o in zip(group["agent"], group["outcome"], strict=True)
-        ]
-        for i, ri in ranks:
-            for j, rj in ranks:
-                if i != j:
-                    score[i, j] += 1.0 if ri > rj else 0.5 if ri == rj else 0.0
-    return pd.DataFrame(score, index=agents, columns=agents)
-
-
-def ratings(t: Tables, prior_draws: float = 1.0, confidence: float = 0.95) -> pd.DataFrame:
-    """Bradley-Terry ratings on the Elo scale (mean 0) with standard errors and intervals.
-
-    ``prior_draws`` virtual draws between every pair keep the estimates finite when an
-    agent won or lost every comparison (0 for the plain maximum-likelihood fit).
-    """
-    score = pairwise(t)
-    agents = list(score.index)
-    k = len(agents)
-    if k < 2:
-        raise ValueError("ratings need at least two agents in the records")
-    w = score.to_numpy() + prior_draws / 2.0 * (1 - np.eye(k))
-    n = w + w.T
-
-    def nll(theta: np.ndarray) -> tuple[float, np.ndarray]:
-        diff = theta[:, None] - theta[None, :]
-        p = 1.0 / (1.0 + np.exp(-diff))
-        loglik = np.sum(w * np.log(np.clip(p, 1e-300, None)))
-        grad = np.sum(w - n * p, axis=1)
-        return -loglik, -grad
-
-    res = optimize.minimize(nll, np.zeros(k), jac=True, method="BFGS")
-    theta = res.x - res.x.mean()
-    p = 1.0 / (1.0 + np.exp(-(theta[:, None] - theta[None, :])))
-    info = n * p * (1 - p)
-    fisher = np.diag(info.sum(axis=1)) - info
-    cov = np.linalg.pinv(fisher)  # the sum-to-zero constraint: pseudo-inverse
-    se = np.sqrt(np.clip(np.diag(cov), 0, None))
-    z = stats.norm.ppf(0.5 + confidence / 2.0)
-    elo, elo_se = theta * ELO_PER_NAT, se * ELO_PER_NAT
-    return (
-        pd.DataFrame(
-            {
-                "agent": agents,
-                "elo": elo,
-                "se": elo_se,
-                "ci_low": elo - z * elo_se,
-                "ci_high": elo + z * elo_se,
-                "comparisons": (n.sum(axis=1) - prior_draws * (k - 1)).round().astype(int),
-            }
-        )
-        .sort_values("elo", ascending=False)
-        .reset_index(drop=True)
-    )
 
 
 def time_per_move(

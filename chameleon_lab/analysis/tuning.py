@@ -18,9 +18,17 @@ search at the same fixed depth.
   logged generations through CMA-ES (the same seed asks for the same candidates, which
   are checked against the log) and plays only the rest, so an interrupted run ends
   exactly where an uninterrupted one does.
+* :func:`seat_templates` scores candidates in the setting under study: at three or
+  four seats, the candidate at each seat once among copies of the opponent.
+* :func:`score_noise` says, generation by generation, how much of the spread between
+  the candidates' scores their noise explains, and how many games a candidate would
+  need for CMA-ES to act on differences rather than on the luck of the openings.
 * :func:`against` plays a heuristic against others (the thesis's four,
   :data:`THESIS_HEURISTICS`) at an equal depth or an equal time per move and returns
-  win rates with 95 % Wilson intervals.
+  win rates with 95 % Wilson intervals (a description).
+* :func:`decide` tests the tuned heuristic against its opponent head to head, on
+  balanced blocks until the SPRT decides, at equal depth and at equal time (a verdict,
+  with :func:`~chameleon_lab.analysis.headtohead.claim_verdicts`).
 
 CMA-ES searches in coordinates scaled to ``[0, 1]`` per feature (``low`` to ``high``),
 so features of different magnitudes (100 per pawn, 1 per role point) get comparable
@@ -52,8 +60,11 @@ from tqdm.auto import tqdm
 
 from ..games.registry import get_game
 from ..games.weighted import check_features, features_of, weighted_heuristic
-from ..tournament import Session, run_session, session_records, tables
-from .stats import win_rates
+from ..tournament import Session, Tables, run_session, session_records, tables
+from ..tournament.designs import draw_seed
+from .headtohead import DEFAULT_SPRT, Claim, concat_tables, duel_row, duel_session, run_duel
+from .sequential import SPRT
+from .stats import game_points, win_rates
 
 #: The thesis's four heuristics of Chameleon Chess (table 5.2), the opponents of
 #: :func:`against` by default.
@@ -100,6 +111,26 @@ def check_templates(templates: Any) -> tuple[str, ...]:
     if not out:
         raise ValueError("templates must hold at least one seating")
     return out
+
+
+def seat_templates(game: str, players: int = 2) -> tuple[str, ...]:
+    """Seatings of one candidate (``X``) among copies of the opponent (``O``) at the
+    first ``players`` seats, the candidate at each of them once, so a candidate is
+    scored in the setting under study (Chameleon Chess with three or four players) and
+    no seat favours it. Two players: :func:`default_templates`. ``ValueError`` for a
+    count the game does not seat."""
+    base = default_templates(game)
+    seats = len(base[0].split(","))
+    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= seats:
+        raise ValueError(f"players must be a whole number 2..{seats} for {game}, got {players!r}")
+    if players == 2:
+        return base
+    return tuple(
+        ",".join(
+            [CANDIDATE if j == i else OPPONENT for j in range(players)] + ["_"] * (seats - players)
+        )
+        for i in range(players)
+    )
 
 
 def _number(value: Any) -> bool:
@@ -434,10 +465,6 @@ def _seatings(templates: Sequence[str], candidate: str, opponent: str) -> list[l
     return out
 
 
-def _generation_seed(seed: int, generation: int) -> int:
-    return int(np.random.SeedSequence([seed, generation]).generate_state(1, dtype=np.uint32)[0])
-
-
 def _scores(records: list[dict[str, Any]]) -> pd.DataFrame:
     """Per agent: games, wins, draws and the share of points (a draw counts 1/2)."""
     rates = win_rates(tables(records), by="agent")
@@ -468,40 +495,137 @@ def game_objective(
     """The objective of :func:`tune` by default: each candidate's share of points in
     its games against ``spec.opponent``.
 
-    A generation is one session (named ``NAME-gGGG``): every candidate as an agent of
-    its own with its weighted heuristic, the opponent, every template for every
-    candidate, ``spec.repetitions`` times, each repetition from its own random opening
-    (the same for all candidates, drawn from the seed and the generation)."""
+    A generation is one session, :func:`generation_session`."""
 
     def objective(x: np.ndarray, generation: int) -> list[float]:
-        agents: dict[str, dict[str, Any]] = {}
-        seatings: list[list[str]] = []
-        names = []
-        for i, row in enumerate(x):
-            h = weighted_heuristic(spec.game, spec.weights(row))
-            name = f"c{i}"
-            names.append(name)
-            agents[name] = {"algorithm": spec.algorithm, "heuristic": h.name, "depth": spec.depth}
-            seatings += _seatings(spec.templates, name, "opponent")  # type: ignore[arg-type]
-        agents["opponent"] = {
-            "algorithm": spec.algorithm,
-            "heuristic": spec.opponent,
-            "depth": spec.depth,
-        }
-        session = Session(
-            f"{spec.name}-g{generation:03d}",
-            agents,
-            design="fixed",
-            seatings=seatings,
-            repetitions=spec.repetitions,
-            seed=_generation_seed(spec.seed, generation),
-            game=spec.game,
-            opening_plies=spec.opening_plies,
-        )
+        session, names = generation_session(spec, x, generation)
         scores = _scores(_play(session, records, workers=workers, client=client, progress=progress))
         return [float(scores.at[n, "score"]) for n in names]
 
     return objective
+
+
+def generation_session(
+    spec: TuningSpec, x: np.ndarray, generation: int
+) -> tuple[Session, list[str]]:
+    """The session of one generation (named ``NAME-gGGG``) and its candidates' agent
+    names: every candidate (a row of ``x``) as an agent of its own with its weighted
+    heuristic, the opponent, every template for every candidate, ``spec.repetitions``
+    times, each repetition from its own random opening (the same for all candidates,
+    drawn from the seed and the generation: the candidates are compared on paired
+    openings)."""
+    agents: dict[str, dict[str, Any]] = {}
+    seatings: list[list[str]] = []
+    names = []
+    for i, row in enumerate(x):
+        h = weighted_heuristic(spec.game, spec.weights(row))
+        name = f"c{i}"
+        names.append(name)
+        agents[name] = {"algorithm": spec.algorithm, "heuristic": h.name, "depth": spec.depth}
+        seatings += _seatings(spec.templates, name, "opponent")  # type: ignore[arg-type]
+    agents["opponent"] = {
+        "algorithm": spec.algorithm,
+        "heuristic": spec.opponent,
+        "depth": spec.depth,
+    }
+    session = Session(
+        f"{spec.name}-g{generation:03d}",
+        agents,
+        design="fixed",
+        seatings=seatings,
+        repetitions=spec.repetitions,
+        seed=draw_seed([spec.seed, generation]),
+        game=spec.game,
+        opening_plies=spec.opening_plies,
+        openings="per_repetition",  # paired: every candidate and template on one opening
+    )
+    return session, names
+
+
+def score_noise(result: TuningResult, records: str | Path) -> pd.DataFrame:
+    """How much of what CMA-ES acted on was noise, generation by generation, from the
+    records of the games that scored the candidates.
+
+    Per generation: the games a candidate played; ``spread``, the standard deviation of
+    the candidates' scores; ``noise``, the root mean square of their standard errors
+    (each candidate's points a game, win 1, draw 1/2, loss 0, over its games);
+    ``signal``, the part of the spread noise does not explain (``sqrt(spread**2 -
+    noise**2)``, 0 where noise explains it all); ``games_needed``, the games a
+    candidate would need for its noise to fall to half the signal (infinite where
+    there is no signal to resolve). CMA-ES ranks the candidates: where ``noise`` is not
+    well below ``signal`` its steps follow the luck of the openings."""
+    spec = result.spec
+    rows = []
+    for g, group in result.history.groupby("generation", sort=True):
+        x = group.sort_values("candidate")[list(spec.features)].to_numpy(float)
+        session, names = generation_session(spec, x, int(g))
+        t = tables(session_records(session.records_file(records), session))
+        points = game_points(t)
+        per = points[points["agent"].isin(names)].groupby("agent")["points"]
+        games = int(per.size().min())
+        se = per.std(ddof=1) / np.sqrt(per.size())
+        spread = float(group["score"].std(ddof=1))
+        noise = float(np.sqrt(np.mean(se.to_numpy() ** 2)))
+        signal = float(np.sqrt(max(spread**2 - noise**2, 0.0)))
+        needed = math.ceil(games * (2 * noise / signal) ** 2) if signal > 0 else math.inf
+        rows.append(
+            {
+                "generation": int(g),
+                "games": games,
+                "spread": spread,
+                "noise": noise,
+                "signal": signal,
+                "games_needed": needed,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def decide(
+    heuristic: str | Any,
+    opponent: str,
+    budgets: Sequence[Mapping[str, Any]],
+    records: str | Path,
+    *,
+    game: str = "chameleon",
+    algorithm: str = "paranoid",
+    players: int = 2,
+    sprt: SPRT = DEFAULT_SPRT,
+    batch: int = 2,
+    max_blocks: int = 2,
+    opening_plies: int = 4,
+    seed: int = 0,
+    **run: Any,
+) -> tuple[Tables, pd.DataFrame]:
+    """``heuristic`` (the tuned one) against ``opponent`` head to head, the same search
+    both sides, once per budget of ``budgets`` (``{"depth": 2}``: equal depth,
+    ``{"time_ms": 10}``: equal time, where a heuristic that costs more searches less
+    deep): balanced blocks of distinct openings at ``players`` seats, played until the
+    SPRT decides or ``max_blocks`` (:func:`~chameleon_lab.analysis.headtohead.run_duel`,
+    records in ``records``; ``run``: ``workers``, ``progress``). The games' tables and
+    one row per budget as :func:`~chameleon_lab.analysis.headtohead.duel_study` gives
+    them, for :func:`~chameleon_lab.analysis.headtohead.claim_verdicts`."""
+    registry = get_game(game).heuristics
+    own = registry.get(heuristic)
+    registry.get(opponent)  # a known heuristic, or ValueError naming the valid ones
+    if isinstance(budgets, Mapping) or not budgets:
+        raise ValueError(f"budgets must be a list like [{{'depth': 2}}], got {budgets!r}")
+    claim = Claim("tuning", f"the tuned heuristic is stronger than {opponent}", "tuned", opponent)
+    parts, rows = [], []
+    for budget in budgets:
+        agents = {
+            "tuned": {"algorithm": algorithm, "heuristic": own.name, **budget},
+            opponent: {"algorithm": algorithm, "heuristic": opponent, **budget},
+        }
+        session = duel_session(
+            "tuned", opponent, agents, players=players, budget_ms=None,
+            opening_plies=opening_plies, seed=seed, game=game,
+        )  # fmt: skip
+        t, result = run_duel(session, records, sprt=sprt, batch=batch, max_blocks=max_blocks, **run)
+        label = ", ".join(f"{v:g} ms" if k == "time_ms" else f"{k} {v}" for k, v in budget.items())
+        parts.append(t)
+        rows.append(duel_row(claim, players, budget.get("time_ms"), label, t, result))
+    return concat_tables(parts), pd.DataFrame(rows)
 
 
 def against(
@@ -556,6 +680,7 @@ def against(
             seed=seed,
             game=game,
             opening_plies=opening_plies,
+            openings="per_repetition",  # game pairs: both sides of every opening
         )
         got = _scores(_play(session, records, workers=workers, client=client, progress=progress))
         row = got.loc["tuned"]

@@ -25,7 +25,10 @@ time-mode session files ship with the package (``data/node-rates.csv``,
 
 :func:`emulate_moves` searches each recorded position on the emulated clock, and
 :func:`depth_medians` sets the depths reached beside the recorded ones per algorithm,
-budget and game phase: the calibration's check.
+budget and game phase: the calibration's check. Checked on the files it was fitted on,
+that check flatters; :func:`cross_validate` fits the rates on some files and checks them
+on the others, and :func:`stop_shares` counts the moves on which the emulated clock
+stops at the very depth the original recorded.
 """
 
 from __future__ import annotations
@@ -77,13 +80,82 @@ def write_node_rates(shared: Path, path: Path = RATES_FILE, *, progress: bool = 
     ``path`` (maintainers: after the records or the search's node counting change)."""
     from .reference import legacy_files
 
-    results = replay_time(legacy_files(shared, "*-t*.json"), progress=progress)
-    wrong = [str(r) for r in results if not r.identical]
-    if wrong:  # a rate is only the original's where the replay is exact
-        raise ValueError("the time-mode replay is not exact: " + "; ".join(wrong))
-    rates = measure_node_rates(pd.concat(r.moves for r in results))
+    rates = rates_of(legacy_files(shared, "*-t*.json"), progress=progress)
     rates.to_csv(path, index=False)
     return path
+
+
+def rates_of(paths: Sequence[str | Path], *, progress: bool = True) -> pd.DataFrame:
+    """:func:`measure_node_rates` of the time-mode files ``paths``, replayed where the
+    original stopped; ``ValueError`` if a replay is not exact (a rate is only the
+    original's where it is)."""
+    results = replay_time(paths, progress=progress)
+    wrong = [str(r) for r in results if not r.identical]
+    if wrong:
+        raise ValueError("the time-mode replay is not exact: " + "; ".join(wrong))
+    return measure_node_rates(pd.concat(r.moves for r in results))
+
+
+def split_files(paths: Sequence[str | Path], folds: int = 2, seed: int = 0) -> list[list[Path]]:
+    """The time-mode files dealt into ``folds`` folds, each budget's files spread over
+    them in a seeded order, so every fold holds every budget where there are enough
+    files (``ValueError`` for fewer files than folds)."""
+    import numpy as np
+
+    paths = sorted(Path(p) for p in paths)
+    if isinstance(folds, bool) or not isinstance(folds, int) or not 2 <= folds <= len(paths):
+        raise ValueError(
+            f"folds must be a whole number from 2 to the {len(paths)} files, got {folds!r}"
+        )
+    rng = np.random.default_rng(seed)
+    out: list[list[Path]] = [[] for _ in range(folds)]
+    turn = 0
+    for budget in sorted({p.stem.rsplit("-t", 1)[-1] for p in paths}, key=int):
+        group = [p for p in paths if p.stem.rsplit("-t", 1)[-1] == budget]
+        for i in rng.permutation(len(group)):
+            out[turn % folds].append(group[i])
+            turn += 1
+    return [sorted(f) for f in out]
+
+
+def cross_validate(
+    paths: Sequence[str | Path], *, folds: int = 2, seed: int = 0, progress: bool = True
+) -> pd.DataFrame:
+    """The calibration checked on files it was not fitted on: the files dealt into
+    folds (:func:`split_files`), and every fold's moves searched on the emulated clock
+    (:func:`emulate_moves`) at the rates measured from the other folds' files. Rows as
+    :func:`emulate_moves` gives them, with ``fold``; a move whose search the other
+    folds never played has no rate to be checked with and is left out, counted in
+    ``attrs["unrated"]``."""
+    parts, unrated = [], 0
+    split = split_files(paths, folds, seed)
+    for k, checked in enumerate(split):
+        fitted = [p for j, fold in enumerate(split) if j != k for p in fold]
+        moves = emulate_moves(checked, rates_of(fitted, progress=progress), progress=progress,
+                              missing="skip")  # fmt: skip
+        unrated += moves.attrs.get("unrated", 0)
+        parts.append(moves.assign(fold=k))
+    out = pd.concat(parts, ignore_index=True)
+    out.attrs["unrated"] = unrated
+    return out
+
+
+def stop_shares(moves: pd.DataFrame) -> pd.DataFrame:
+    """Per agent and budget, of :func:`emulate_moves` rows: the moves, the share of them
+    on which the emulated clock stopped at the depth the original recorded, and the
+    mean and largest distance (plies) where it did not."""
+    off = (moves["emulated_depth"] - moves["depth"]).abs()
+    return (
+        moves.assign(same=off == 0, off=off)
+        .groupby(["agent", "budget_ms"], observed=True)
+        .agg(
+            moves=("same", "size"),
+            same_depth=("same", "mean"),
+            mean_off=("off", "mean"),
+            max_off=("off", "max"),
+        )
+        .reset_index()
+    )
 
 
 def original_node_rates() -> pd.DataFrame:
@@ -111,14 +183,19 @@ def emulate_moves(
     rates: pd.DataFrame | None = None,
     *,
     progress: bool = True,
+    missing: str = "raise",
 ) -> pd.DataFrame:
     """Search every recorded position of time-mode legacy files on the emulated clock.
 
     One row per move: ``session``, ``game``, ``ply``, ``agent``, ``algorithm``,
     ``normalize``, ``budget_ms``, ``pawns``, ``phase``, ``node_rate``, the recorded
     ``depth`` and ``time_ms``, and the ``emulated_depth`` and ``emulated_nodes``.
-    ``rates`` defaults to :func:`original_node_rates`.
+    ``rates`` defaults to :func:`original_node_rates`; a move of a search it has no
+    rate for raises ``ValueError`` (``missing="raise"``) or is left out and counted in
+    ``attrs["unrated"]`` (``missing="skip"``).
     """
+    if missing not in ("raise", "skip"):
+        raise ValueError(f"missing must be 'raise' or 'skip', got {missing!r}")
     rates = original_node_rates() if rates is None else rates
     lookup = {
         (a, bool(n)): float(r)
@@ -127,10 +204,15 @@ def emulate_moves(
     legacies = load_mode(paths, "time", "the emulated clock is checked on time-mode files")
     total = sum(len(r["moves"]) for legacy in legacies for r in legacy.records)
     rows: list[dict[str, Any]] = []
+    unrated = 0
     with tqdm(total=total, desc="emulated moves", unit="move", disable=not progress) as bar:
         for legacy in legacies:
             for g, k, position, name, params, move in recorded_moves(legacy):
                 key = (params["algorithm"], bool(params["normalize"]))
+                if key not in lookup and missing == "skip":
+                    unrated += 1
+                    bar.update(1)
+                    continue
                 if key not in lookup:
                     raise ValueError(f"no node rate for {key[0]} with normalize={key[1]}")
                 state = position.state
@@ -159,6 +241,7 @@ def emulate_moves(
                 bar.update(1)
     out = pd.DataFrame(rows)
     out["phase"] = phase(out["pawns"])
+    out.attrs["unrated"] = unrated
     return out
 
 

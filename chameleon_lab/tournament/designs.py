@@ -98,8 +98,10 @@ def count_openings(start: Any, plies: int, limit: int = COUNT_LIMIT) -> int | No
     return len(level)
 
 
-def _seed(seed: int, index: int, stream: int) -> int:
-    return int(np.random.SeedSequence([seed, index, stream]).generate_state(1, np.uint32)[0])
+def draw_seed(entropy: Sequence[int]) -> int:
+    """A 32-bit seed drawn from ``SeedSequence(entropy)``: the seeds of a session's
+    games, agents and openings, so each depends only on where it sits in the session."""
+    return int(np.random.SeedSequence(list(entropy)).generate_state(1, np.uint32)[0])
 
 
 def opening_suite(
@@ -121,9 +123,15 @@ def opening_suite(
     seen: set[Any] = set()
     out: list[tuple[str, ...]] = []
     attempts = 20 * size + 200
-    for i in range(10**9):
+    for i in range(MAX_DRAWS * attempts + 1):
         if len(out) == size:
             return out
+        if i == MAX_DRAWS * attempts:  # not countable, and still short: stop, saying so
+            raise ValueError(
+                f"found {len(out)} distinct openings of {plies} plies in {i} random draws, "
+                f"fewer than the {size} asked for: ask for fewer openings (blocks) or more "
+                "opening plies"
+            )
         if i == attempts:  # many repeats: is the suite possible at all?
             available = count_openings(start, plies)
             if available is not None and available < size:
@@ -132,11 +140,16 @@ def opening_suite(
                     f"than the {size} asked for: ask for at most {available} openings "
                     "(blocks) or more opening plies"
                 )
-        moves, position = opening(start, plies, _seed(seed, i, stream))
+        moves, position = opening(start, plies, draw_seed([seed, i, stream]))
         if position not in seen:
             seen.add(position)
             out.append(tuple(str(m) for m in moves))
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+#: :func:`opening_suite` gives up after this many times its first ``20 * size + 200``
+#: draws where the openings cannot be counted cheaply.
+MAX_DRAWS = 50
 
 
 def _lambda(v: int, k: int) -> int:

@@ -10,14 +10,11 @@ plays with empty seats: it seats two to four of its colours). Designs:
   session file lines up game by game;
 * :func:`every_seating`: every way to seat the agents at ``players`` seats, each agent
   at least once, over every choice of seat colours (or RED always occupied);
-* :func:`balanced_seatings`: a round robin of more agents than a game seats, each game
-  ``players`` distinct agents, every agent seated about equally often;
 * :func:`parse_seating` / :func:`check_seatings`: a fixed list a study chooses.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Sequence
 from itertools import combinations, permutations, product
 
@@ -97,61 +94,6 @@ def every_seating(
             for seat, name in zip(taken, chosen, strict=True):
                 seating[seat] = name
             out.append(tuple(seating))
-    return out
-
-
-def balanced_seatings(
-    names: Sequence[str],
-    players: int,
-    games: int,
-    seed: int = 0,
-    *,
-    red_occupied: bool = True,
-    seats: int = 4,
-) -> list[Seating]:
-    """``games`` seatings of ``players`` distinct agents of ``names`` each, for a round
-    robin of more agents than a game seats (rated afterwards from every pair's results
-    in the games both played, :func:`~chameleon_lab.analysis.stats.ratings`).
-
-    Agents are dealt from a shuffled deck, reshuffled once every agent has been dealt, so
-    every agent sits ``games * players / len(names)`` times give or take one, and meets
-    every other in the long run; the seats are a random choice of ``players`` of the
-    ``seats`` (with ``red_occupied`` always RED among them, as in the original's
-    sessions) and the agents take them in a random order. The same ``seed`` gives the
-    same list.
-    """
-    names = list(names)
-    if len(set(names)) != len(names) or not all(isinstance(n, str) and n for n in names):
-        raise ValueError(f"agent names must be distinct non-empty strings, got {names}")
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= seats:
-        raise ValueError(f"players must be a whole number 2..{seats}, got {players!r}")
-    if len(names) < players:
-        raise ValueError(
-            f"{len(names)} agent(s) cannot fill {players} seats with distinct agents; "
-            f"give at least {players} agents or fewer players"
-        )
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
-    rng = random.Random(seed)
-    deck: list[str] = []
-    out: list[Seating] = []
-    for _ in range(games):
-        chosen: list[str] = []
-        while len(chosen) < players:
-            pick = next((n for n in deck if n not in chosen), None)
-            if pick is None:  # the deck is empty or holds only agents seated already
-                deck += rng.sample(names, len(names))
-                continue
-            deck.remove(pick)
-            chosen.append(pick)
-        pool = range(1, seats) if red_occupied else range(seats)
-        taken = sorted(rng.sample(list(pool), players - 1 if red_occupied else players))
-        if red_occupied:
-            taken = [0, *taken]
-        seating: list[str | None] = [None] * seats
-        for seat, name in zip(taken, rng.sample(chosen, players), strict=True):
-            seating[seat] = name
-        out.append(tuple(seating))
     return out
 
 

@@ -14,14 +14,16 @@ with fewer reads the first of the games already played.
 Seeds: game ``i`` of repetition ``r`` gets the seed drawn from
 ``SeedSequence([seed, r, i])``, and each seat's agent a seed drawn from that one and
 its seat, so a game's randomness does not depend on which worker plays it or when.
-With ``opening_plies`` the games of repetition ``r`` start from the opening drawn from
-``SeedSequence([seed, r, OPENING_STREAM])``.
+With ``opening_plies`` game ``i`` of repetition ``r`` starts from the opening drawn from
+``SeedSequence([seed, r, i, OPENING_STREAM])`` (with ``openings="per_repetition"``, all
+games of the repetition from ``SeedSequence([seed, r, OPENING_STREAM])``).
 
 Openings matter because the searches are deterministic: at a fixed depth two agents
 play the very same game every time they meet, so repeating a seating without
 ``opening_plies`` adds copies, not observations, and a confidence interval over them
-is too narrow. A random opening per repetition, played from both sides by every
-pairing, makes the repetitions different games.
+is too narrow. Random openings make them different games: in the blocks design one
+distinct opening a block, played by every seating of the block; in the others one a
+game unless a repetition's seatings are to share one (``openings="per_repetition"``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ import numpy as np
 from ..agents import DEFAULT_GAME, Agent, agent_from_params
 from ..games.chameleon import ORIGINAL_MOVE_LIMIT
 from ..games.registry import Game, get_game, resolve_params
-from .designs import ORDERS, block_seatings, opening_suite, seating_game
+from .designs import ORDERS, block_seatings, draw_seed, opening_suite, seating_game
 from .seatings import Seating, check_seatings, every_seating, original_seatings
 
 DESIGNS = ("original", "every", "fixed", "blocks")
@@ -52,6 +54,8 @@ MAX_NODES = 2**63 - 1
 #: the last entry of the seed sequence of a repetition's opening (seating indices,
 #: the last entry of the games' own seed sequences, stay far below it)
 OPENING_STREAM = 0x6F70656E
+#: How the designs other than blocks draw openings: one a game, or one a repetition.
+OPENINGS = ("per_game", "per_repetition")
 #: the longest random opening a session takes
 MAX_OPENING_PLIES = 64
 
@@ -102,7 +106,7 @@ class GameTask:
 
     def seat_seed(self, seat: int) -> int:
         """The seed of the agent at ``seat`` in this game."""
-        return _draw_seed([self.seed, seat])
+        return draw_seed([self.seed, seat])
 
     def register_heuristics(self) -> None:
         """Register the task's own heuristics with its game (where a process does not
@@ -133,10 +137,13 @@ class Session:
       ``players`` colours; ``orders`` ``"all"`` or ``"williams"``).
     * ``budget``: ``depth``/``time_ms``/``nodes`` for agents that give none themselves.
     * ``repetitions``: every seating is played this often, each game with its own seed.
-    * ``opening_plies``: every game of a repetition starts after the same this many
-      uniformly random plies from the game's start, drawn for the repetition (see
-      the module docstring: without them deterministic agents repeat their games);
-      an opening that ends the game is drawn again. 0 (default): the game's start.
+    * ``opening_plies``: every game starts after this many uniformly random plies from
+      the game's start (see the module docstring: without them deterministic agents
+      repeat their games); an opening that ends the game is drawn again. 0 (default):
+      the game's start. The blocks design draws one opening a block from a suite of
+      distinct ones; the other designs one a game (``openings="per_game"``, the
+      default) or, asked for, one a repetition shared by all its seatings
+      (``"per_repetition"``: paired games, as a seating and its mirror).
     """
 
     name: str
@@ -153,6 +160,7 @@ class Session:
     game_params: Mapping[str, Any] = field(default_factory=dict)
     opening_plies: int = 0
     orders: str = "all"
+    openings: str = "per_game"
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name.strip():
@@ -197,6 +205,11 @@ class Session:
             )
         if self.orders not in ORDERS:
             raise ValueError(f"unknown orders {self.orders!r}; valid: {', '.join(ORDERS)}")
+        if self.openings not in OPENINGS:
+            raise ValueError(
+                f"unknown openings {self.openings!r}; valid: {', '.join(OPENINGS)} (a game's "
+                "own opening, or one for all the seatings of a repetition, paired games)"
+            )
         ml = self.move_limit
         if ml is not None and (isinstance(ml, bool) or not isinstance(ml, int) or ml < 1):
             raise ValueError(f"move_limit must be a whole number >= 1 or None, got {ml!r}")
@@ -325,6 +338,8 @@ class Session:
             del out["opening_plies"]
         if self.design != "blocks":
             del out["orders"]
+        if self.design == "blocks" or not self.opening_plies or self.openings != "per_game":
+            del out["openings"]  # a repetition's opening: the fingerprint it always had
         if out["seatings"] is not None:
             out["seatings"] = [list(s) for s in self.seating_list()]
         if self.game == DEFAULT_GAME:
@@ -444,7 +459,7 @@ class SessionTasks(Sequence[GameTask]):
             game,
             rep,
             seating,
-            _draw_seed([self.session.seed, rep, i]),
+            draw_seed([self.session.seed, rep, i]),
             used,
             self.session.move_limit,
             self.session.game,
@@ -455,7 +470,11 @@ class SessionTasks(Sequence[GameTask]):
                 if any(params.get("heuristic") == name for params in used.values())
             },
             self.session.opening_plies,
-            _draw_seed([self.session.seed, rep, OPENING_STREAM]),
+            draw_seed(
+                [self.session.seed, rep, OPENING_STREAM]
+                if self.session.openings == "per_repetition"
+                else [self.session.seed, rep, i, OPENING_STREAM]
+            ),
             None if self._openings is None else self._openings[rep],
         )
 
@@ -482,10 +501,6 @@ class SessionTasks(Sequence[GameTask]):
             f"<SessionTasks of {self.session.name!r}: {len(self)} games, "
             f"{self._repetitions} x {len(self.seatings)} seatings>"
         )
-
-
-def _draw_seed(entropy: list[int]) -> int:
-    return int(np.random.SeedSequence(entropy).generate_state(1, dtype=np.uint32)[0])
 
 
 def load_session(path: str | Path) -> Session:
