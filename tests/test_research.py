@@ -3,6 +3,8 @@ tables recomputed from the committed records without playing a game."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -152,3 +154,19 @@ def test_records_only_refuses_to_play_and_leaves_runs_alone_outside(tmp_path):
     assert run_session(session, out, workers=1, progress=False).played == 2
     with records_only():
         assert run_session(session, out, workers=1, progress=False).skipped == 2
+
+
+def test_the_committed_research_results_are_what_their_records_give(tmp_path):
+    """Item 7 of the experiments issue: the committed tables of the research run equal
+    what the analysis computes from the committed records (no game is played)."""
+    run = last_run(RESEARCH, "09_beyond_the_thesis")
+    records = tmp_path / "beyond"
+    shutil.copytree(RESEARCH / "data" / "records" / "beyond", records)
+    for path in records.glob("*.jsonl"):
+        path.unlink()  # the packed copies are what is committed
+    assert unpack_records(records)
+    tables = recompute_beyond(run["parameters"], records)
+    for name, computed in tables.items():
+        assert_same_tables(pd.read_csv(RESEARCH / "data" / f"{name}.csv"), computed, name)
+    book = json.loads((RESEARCH / "data" / "PROVENANCE.json").read_text())
+    assert book["beyond_verdicts.csv"]["profile"] == "research"
