@@ -83,7 +83,7 @@ def test_the_page_shows_the_verdicts_and_what_each_run_cost(tmp_path):
     log_run(tmp_path, "09_beyond_the_thesis", {"max_blocks": 200, "workers": 2}, 5400.0)
     page = write_page(tmp_path).read_text()
     assert "2 duels (claim, player count, budget): 1 supported, 0 contradicted, 1 open" in page
-    assert "| Paper A  | X is stronger than Y | 3         | 10          | supported |" in page
+    assert "| Paper A  | X is stronger than Y | 3         | 10 ms    | supported |" in page
     assert "+61 [+31, +95]" in page and "H1 at 40" in page and "10.4 / 10.1" in page
     assert (
         "| 09_beyond_the_thesis |" in page
@@ -170,3 +170,34 @@ def test_the_committed_research_results_are_what_their_records_give(tmp_path):
         assert_same_tables(pd.read_csv(RESEARCH / "data" / f"{name}.csv"), computed, name)
     book = json.loads((RESEARCH / "data" / "PROVENANCE.json").read_text())
     assert book["beyond_verdicts.csv"]["profile"] == "research"
+
+
+def test_the_page_counts_the_tuning_runs_noisy_generations_and_shows_its_duels(tmp_path):
+    (tmp_path / "data").mkdir()
+    noise = pd.DataFrame(
+        {
+            "generation": [0, 1, 2, 3],
+            "games": [12, 12, 12, 12],
+            "spread": [0.07, 0.0, 0.11, 0.2],
+            "noise": [0.13, 0.12, 0.10, 0.11],
+            "signal": [0.0, 0.0, 0.05, 0.16],
+            "games_needed": [np.inf, np.inf, 40.0, 60.0],
+        }
+    )
+    noise.to_csv(tmp_path / "data" / "tuning_noise.csv", index=False)
+    verdicts = pd.DataFrame(
+        {
+            "source": ["tuning"],
+            "text": ["the tuned heuristic is stronger than pawns100roles"],
+            "agent": ["tuned"], "rival": ["pawns100roles"], "players": [3],
+            "budget_ms": [np.nan], "budget": ["depth 2"], "sprt": ["H0"],
+            "sprt_blocks": [21], "blocks": [24], "games": [144], "elo": [-58.4],
+            "elo_low": [-117.7], "elo_high": [0.0], "p_value": [0.08],
+            "detectable_elo": [94.7], "p_holm": [0.16], "verdict": ["open"],
+        }
+    )  # fmt: skip
+    verdicts.to_csv(tmp_path / "data" / "tuning_verdicts.csv", index=False)
+    page = write_page(tmp_path).read_text()
+    # generations 0 and 2 had a spread the noise covers; 1 had none; 3's signal won
+    assert "In 2 of 4 generations" in page
+    assert "| depth 2  | open      | -58 [-118, +0] |" in page and "H0 at 21" in page

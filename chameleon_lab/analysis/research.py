@@ -133,7 +133,11 @@ def verdict_table(verdicts: pd.DataFrame) -> pd.DataFrame:
             "source": verdicts["source"],
             "claim": verdicts["text"],
             "players": verdicts["players"],
-            "ms a move": verdicts["budget_ms"].map(lambda b: f"{b:g}"),
+            "budget": (
+                verdicts["budget"]
+                if "budget" in verdicts
+                else verdicts["budget_ms"].map(lambda b: f"{b:g} ms")
+            ),
             "verdict": verdicts["verdict"],
             "Elo [95 %]": verdicts.apply(_elo, axis=1),
             "Holm p": verdicts["p_holm"].map(lambda p: f"{p:.3g}"),
@@ -175,6 +179,60 @@ def runs_table(runs: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _test_text(folder: Path, notebook: str) -> str:
+    """The sequential test of ``notebook``'s last complete run, in words ("" when none
+    is logged)."""
+    try:
+        q = last_run(folder, notebook)["parameters"]
+        return (
+            f'The SPRT weighs H0 "{q["elo0"]:g} Elo" against H1 "{q["elo1"]:g} Elo stronger" '
+            f"at error rates {q['alpha']:g} and {q['beta']:g}, looking every {q['batch']} "
+            f"blocks, at most {q['max_blocks']}: H0 accepted means no gap of {q['elo1']:g} "
+            "Elo, not no gap. "
+        )
+    except (ValueError, KeyError):  # no complete run logged (or not its test)
+        return ""
+
+
+def _section_tuning(data: Path) -> list[str]:
+    """Notebook 10: whether the tuning run could tell its candidates apart, and the
+    tuned heuristic against the thesis's best, decided head to head."""
+    path = data / "tuning_verdicts.csv"
+    if not path.exists():
+        return []
+    from .headtohead import verdict_sentences
+
+    verdicts = pd.read_csv(path)
+    lines = [
+        "## Notebook 10: tuned weights against `pawns100roles`",
+        "",
+        "CMA-ES tunes the weights of Chameleon Chess's features from games against "
+        "`pawns100roles`; the tuned heuristic then plays it head to head in balanced "
+        "blocks until the SPRT decides. " + _test_text(data.parent, "10_tuning"),
+        "",
+    ]
+    noise_path = data / "tuning_noise.csv"
+    if noise_path.exists():
+        noise = pd.read_csv(noise_path)
+        noisy = int(((noise["spread"] > 0) & (noise["noise"] >= noise["signal"])).sum())
+        lines += [
+            f"In {noisy} of {len(noise)} generations the noise of a candidate's score "
+            f"({noise['noise'].min():.3f} to {noise['noise'].max():.3f}, "
+            f"{noise['games'].min()} to {noise['games'].max()} games a candidate) was at "
+            "least the signal between the candidates: there CMA-ES ranked them by luck.",
+            "",
+        ]
+    lines += [
+        verdict_table(verdicts).to_markdown(index=False, disable_numparse=True),
+        "",
+        "```text",
+        verdict_sentences(verdicts),
+        "```",
+        "",
+    ]
+    return lines
+
+
 def _section_beyond(data: Path) -> list[str]:
     from .headtohead import verdict_sentences
 
@@ -183,16 +241,7 @@ def _section_beyond(data: Path) -> list[str]:
         return []
     verdicts = pd.read_csv(path)
     counts = verdicts["verdict"].value_counts()
-    try:
-        q = last_run(data.parent, "09_beyond_the_thesis")["parameters"]
-        test = (
-            f'The SPRT weighs H0 "{q["elo0"]:g} Elo" against H1 "{q["elo1"]:g} Elo stronger" '
-            f"at error rates {q['alpha']:g} and {q['beta']:g}, looking every {q['batch']} "
-            f"blocks, at most {q['max_blocks']}: H0 accepted means no gap of {q['elo1']:g} "
-            "Elo, not no gap. "
-        )
-    except (ValueError, KeyError):  # no complete run logged (or not its test): the table alone
-        test = ""
+    test = _test_text(data.parent, "09_beyond_the_thesis")
     lines = [
         "## Notebook 09: the multi-player papers' claims, head to head",
         "",
@@ -289,6 +338,7 @@ def write_page(folder: str | Path) -> Path:
     ]
     lines += _section_thesis(data)
     lines += _section_beyond(data)
+    lines += _section_tuning(data)
     runs = read_runs(folder)
     if runs:
         lines += [
