@@ -216,6 +216,6 @@ def test_the_library_refuses_unknown_names():
     with pytest.raises(ValueError, match="valid profiles: fast, large"):
         D.plan("huge")
     with pytest.raises(
-        ValueError, match="valid checks: suite, paranoid, brs, mcts, maxnis, maxnsp, solver"
+        ValueError, match="valid checks: suite, paranoid, brs, mcts, dfpn, maxnis, maxnsp, solver"
     ):
         D.plan("fast", checks=["pvs"])

@@ -352,6 +352,44 @@ def solver_rows(count: int = 6) -> list[Row]:
     return rows
 
 
+#: Where df-pn is benchmarked: game, parameters, plies played before the positions.
+PROOF_GAMES: tuple[tuple[str, dict[str, Any], int], ...] = (
+    ("tictactoe", {}, 0),
+    ("gomoku", {"width": 7, "height": 7, "k": 5}, 32),
+    ("connect4", {"width": 7, "height": 6}, 16),
+    ("othello", {"variant": "othello"}, 46),
+)
+
+
+def proof_rows(count: int = 6) -> list[Row]:
+    """Df-pn beside the game's exact solver (alpha-beta with a table, no opening book)
+    on ``count`` positions per game drawn as the differential check draws them (every
+    phase from ``PROOF_GAMES``' ply on, half near the end): nodes and seconds of each,
+    and on how many positions df-pn proved (within the differential check's budget)
+    the solver's win, draw or loss."""
+    from ..search.differential import DFPN_NODES, game_positions
+    from ..search.solve import solve
+
+    rows = []
+    for name, params, min_ply in PROOF_GAMES:
+        game = get_game(name, **params)
+        positions = game_positions(game, count, 5, min_ply=min_ply)
+        search(positions[0], "dfpn", nodes=10)  # compile (or load) off the clock
+        solve(positions[0], book=False)
+        ours = theirs = agree = 0
+        ours_s = theirs_s = 0.0
+        for pos in positions:
+            result = search(pos, "dfpn", nodes=DFPN_NODES)
+            exact = solve(pos, book=False)
+            ours, ours_s = ours + result.nodes, ours_s + result.seconds
+            theirs, theirs_s = theirs + exact.nodes, theirs_s + exact.seconds
+            agree += result.proved == int(np.sign(exact.value))
+        note = f"{agree}/{len(positions)} agree"
+        rows.append(Row(name, f"df-pn, from ply {min_ply}", ours, ours_s, note))
+        rows.append(Row(name, "exact solver (alpha-beta), same", theirs, theirs_s, note))
+    return rows
+
+
 def print_games(count: int = 6) -> list[Row]:
     """Run the benchmark and print one table; returns its rows."""
     rows: list[Row] = []
@@ -361,8 +399,8 @@ def print_games(count: int = 6) -> list[Row]:
         for row in game_rows:
             print(row.line())
         rows += game_rows
-    for row in solver_rows(count):
-        print(row.line())
+    for row in [*solver_rows(count), *proof_rows(count)]:
+        print(row.line() + (f"  {row.note}" if row.note else ""))
         rows.append(row)
     theirs, message = openspiel_rows(count)
     if message:

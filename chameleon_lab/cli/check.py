@@ -56,8 +56,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         description="Every pruned or enhanced search against its unpruned twin on seeded "
         "random positions of every phase (alphabeta's switch combinations against negamax, "
         "improved Paranoid against Paranoid minimax, MaxN-IS and speculative MaxN against "
-        "MaxN, the exact solvers against negamax to the end). Exit status 1 when a search "
-        "disagrees.",
+        "MaxN, the exact solvers against negamax to the end, MCTS-Solver against negamax, "
+        "df-pn against the exact solvers). Exit status 1 when a search disagrees.",
     )
     chk.add_argument(
         "--profile",

@@ -16,6 +16,8 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
+import numpy as np
+
 from ..games.chameleon import Position
 
 EXIT_BAD_INPUT = 2
@@ -108,61 +110,74 @@ def _check_search_options(algorithm: Any, options: dict[str, Any]) -> None:
         if name in SEARCH_KEYS:
             raise ValueError(f"{name!r} goes at the top of a search line, not in its options")
         raise ValueError(
-            f"{algorithm} takes no option {name!r} in a search line (it searches to the "
-            f"line's depth); its options: {', '.join(valid)}"
+            f"{algorithm} takes no option {name!r} in a search line (the budget is the "
+            f"line's own); its options: {', '.join(valid)}"
         )
 
 
-def answer_search(obj: Any) -> dict[str, Any]:
-    """The move a search chooses at a fixed depth, its value for the mover, its effort.
+def _line_budget(obj: dict[str, Any], spec: Any) -> dict[str, int]:
+    """The budget a search line gives, as the algorithm declares it
+    (``spec.line_budget``: ``"depth"``, MCTS's ``"iterations"``, or ``None`` for an
+    optional ``"nodes"``), checked; the other budgets are refused by name."""
+    name = spec.line_budget or "nodes"
+    if spec.line_budget is not None and name not in obj:
+        raise ValueError(f"a search line of {spec.name!r} lacks {name!r}")
+    foreign = {"depth", "iterations", "nodes"} - {name} | ({"seed"} - set(spec.options))
+    if spec.line_budget is not None:
+        foreign -= {"nodes"}  # an annotation on these lines, not a budget
+    given = sorted(k for k in foreign if k in obj)
+    if given:
+        said = f"{name!r}" if spec.line_budget else "no depth and an optional 'nodes'"
+        given_text = ", ".join(map(repr, given))
+        raise ValueError(f"{given_text}: a search line of {spec.name!r} gives {said}")
+    if name not in obj:
+        return {}
+    count = obj[name]
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"{name} must be a whole number >= 1, got {count!r}")
+    return {name: count}
 
-    The line holds, besides the position, ``"algorithm"``, ``"depth"`` (``mcts``:
-    ``"iterations"`` and an optional ``"seed"``), optionally ``"heuristic"`` (the game's
-    default when absent) and ``"options"`` (the algorithm's own, e.g. the two-player
-    suite's switches ``{"ordering": true, "tt_bits": 16}`` or MCTS's ``{"solver":
-    true}``). MCTS answers with its ``"iterations"`` and ``"proved"`` too.
+
+def answer_search(obj: Any) -> dict[str, Any]:
+    """The move a search chooses, its value for the mover, its effort.
+
+    The line holds, besides the position, ``"algorithm"`` and the budget the algorithm
+    declares for these lines (``"depth"``; ``mcts``: ``"iterations"`` and an optional
+    ``"seed"``; ``dfpn``: an optional ``"nodes"``), optionally ``"heuristic"`` (the
+    game's default when absent) and ``"options"`` (the algorithm's own, e.g. the
+    two-player suite's switches ``{"ordering": true, "tt_bits": 16}`` or MCTS's
+    ``{"solver": true}``). An algorithm that proves results answers with its
+    ``"proved"`` too (``null`` unproved; a value it could not prove is ``null``), MCTS
+    with its ``"iterations"``.
     """
     from ..search.api import search
     from ..search.registry import get_algorithm
 
     position = _any_position(obj)
-    refuse_misspelt_keys(obj, SEARCH_KEYS, "a search line")
+    refuse_misspelt_keys(obj, (*SEARCH_KEYS, "nodes"), "a search line")
     if "algorithm" not in obj:
         raise ValueError("a search line lacks 'algorithm'")
     spec = get_algorithm(obj["algorithm"])  # an unknown one is refused, naming the valid
-    budget = "depth" if "depth" in spec.budgets else "iterations"  # the line's one budget
-    if budget not in obj:
-        raise ValueError(f"a search line of {obj['algorithm']!r} lacks {budget!r}")
-    foreign = {"depth", "iterations"} - {budget} | ({"seed"} - set(spec.options))
-    given = sorted(k for k in foreign if k in obj)
-    if given:
-        raise ValueError(
-            f"{', '.join(map(repr, given))}: a search line of {obj['algorithm']!r} gives "
-            f"{budget!r} (mcts: 'iterations' and an optional 'seed'; the others 'depth')"
-        )
+    budget = _line_budget(obj, spec)
     options = obj.get("options", {})
     if not isinstance(options, dict):
         raise ValueError(f"options must be a JSON object, got {options!r}")
     _check_search_options(obj["algorithm"], options)
-    count = obj[budget]
-    if isinstance(count, bool) or not isinstance(count, int):
-        raise ValueError(f"{budget} must be a whole number >= 1, got {count!r}")
     if "seed" in obj:
         options = {**options, "seed": obj["seed"]}
-    result = search(
-        position, obj["algorithm"], heuristic=obj.get("heuristic"), **{budget: count}, **options
-    )
+    result = search(position, spec.name, heuristic=obj.get("heuristic"), **budget, **options)
     value = result.scores[result.index]
     if getattr(value, "ndim", 0):  # a vector: the mover's entry
         value = value[int(position.to_move)]
     answer = {
         "move": str(position.legal_moves[result.index]),
-        "value": float(value),
+        "value": None if np.isnan(value) else float(value),
         "nodes": result.nodes,
         "seconds": result.seconds,
     }
-    if budget == "iterations":
+    if "iterations" in result.counters:
         answer["iterations"] = result.counters["iterations"]
+    if spec.proves:
         answer["proved"] = result.proved
     return answer
 

@@ -47,6 +47,8 @@ THESIS_ALGORITHMS = algorithm_names(flavour="thesis")
 #: The thesis's settings: MaxN and MaxN-IS always normalise; the algorithm comparison
 #: ran Paranoid with and Hypermax without normalisation.
 DEFAULT_NORMALIZE = {a.name: a.normalize for a in REGISTRY.values()}
+#: The node budget of a search that needs none (it ends by itself, as df-pn does).
+UNBOUNDED = 2**62
 
 
 def check_algorithm(name: Any) -> str:
@@ -117,6 +119,8 @@ def algorithm_budget(
             f"{algorithm} takes no {' or '.join(wrong)} budget; its budgets: "
             f"{', '.join(spec.budgets)}"
         )
+    if all(v is None for v in given.values()) and not spec.needs_budget:
+        return Budget(nodes=UNBOUNDED)  # it ends by itself
     if iterations is None:
         return check_budget(check_flavour(flavour), depth, time_ms, nodes)
     check_flavour(flavour)

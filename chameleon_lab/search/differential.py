@@ -23,6 +23,9 @@ depth:
 * ``mcts``: Monte Carlo tree search with its solver proves the value NegaMax finds
   searched to the end of the game (win, draw or loss for the side to move), on the
   solver check's small boards, and plays a move of that value;
+* ``dfpn``: depth-first proof-number search proves the win, draw or loss the game's
+  exact solver finds, on the full-size boards of TicTacToe, Five-in-a-row, Connect Four
+  and Othello's endgames, and plays a move that keeps it;
 * ``solver``: the exact solvers (the game's own and the generic one) return NegaMax's
   value searched to the end of the game, on boards small enough for NegaMax, and a
   move of that value.
@@ -37,8 +40,8 @@ heuristic score): the positions on which a fixed-width null window broke PVS.
 ``chameleon-lab check --profile large``) and returns a :class:`Report` of the counts
 and every :class:`Mismatch`; the test suite also draws single cases with hypothesis
 through :func:`suite_case`, :func:`paranoid_case`, :func:`brs_case`,
-:func:`maxnis_case`, :func:`mcts_case` and :func:`solver_case`. A new algorithm joins by
-a case function and an entry in :data:`CHECKS`.
+:func:`maxnis_case`, :func:`mcts_case`, :func:`dfpn_case` and :func:`solver_case`.
+A new algorithm joins by a case function and an entry in :data:`CHECKS`.
 """
 
 from __future__ import annotations
@@ -528,6 +531,33 @@ def mcts_case(position: Any, label: str = "", seed: int = 0) -> Tally:
     return tally
 
 
+# --------------------------------------------------------------------- the df-pn check
+#: The nodes df-pn may take to prove a position of its targets (the largest of the
+#: large profile's took about a third of this).
+DFPN_NODES = 8_000_000
+
+
+def dfpn_case(position: Any, label: str = "") -> Tally:
+    """Df-pn against the game's exact solver (:func:`.solve.solve`): it proves the
+    solver's win, draw or loss for the side to move within :data:`DFPN_NODES`, and the
+    move it plays keeps that result (the solver's value of the position after it, for
+    the opponent, is its negation's sign)."""
+    label = label or position.game.info.name
+    tally = Tally(positions=1, searches=1)
+    expected = float(np.sign(solve(position).value))
+    result = search(position, "dfpn", nodes=DFPN_NODES)
+    if result.proved is None:
+        tally.disagree("dfpn", label, position, None, {}, "proved", expected, np.nan)
+    elif result.proved != expected:
+        tally.disagree("dfpn", label, position, None, {}, "value", expected, result.proved)
+    else:
+        child = position.play(position.legal_moves[result.index])
+        kept = -float(np.sign(solve(child).value))
+        if kept != expected:
+            tally.disagree("dfpn", label, position, None, {}, "move", expected, kept)
+    return tally
+
+
 # ---------------------------------------------------------------------------- profiles
 @dataclass(frozen=True)
 class Target:
@@ -573,6 +603,22 @@ def _solver_targets(n: int) -> tuple[Target, ...]:
         Target("connect4", {"width": 4, "height": 4}, n, min_ply=6),
         Target("connect4", {"width": 5, "height": 4}, n, min_ply=11),
         Target("othello", {}, n, min_ply=52),
+    )
+
+
+def _dfpn_targets(n: int) -> tuple[Target, ...]:
+    """The full-size boards of the games with exact solvers of their own, late enough
+    for df-pn's budget (Five-in-a-row from ply 34: from ply 30 a draw on 7 x 7 took
+    more than 8 million nodes once in 150 positions, from ply 32 up to 3.3 million,
+    from 34 at most 39,000 in 60; Connect Four from ply 16; Othello from its last 14
+    empty squares or so), and the small games."""
+    return (
+        Target("tictactoe", {}, n),
+        Target("gomoku", {}, n, min_ply=34),
+        Target("connect4", {}, n, min_ply=16),
+        Target("othello", {}, n, min_ply=46),
+        Target("nim", {"heaps": [3, 4, 5]}, n),
+        Target("dice", {"target": 20, "start": 3}, n),
     )
 
 
@@ -625,6 +671,12 @@ CHECKS: dict[str, Check] = {
             "MCTS-Solver's proven value and move against negamax to the end",
             {"fast": _solver_targets(3), "large": _solver_targets(100)},
             lambda pos, depth, label: mcts_case(pos, label),
+        ),
+        Check(
+            "dfpn",
+            "df-pn's proved win, draw or loss and move against the exact solvers",
+            {"fast": _dfpn_targets(3), "large": _dfpn_targets(150)},
+            lambda pos, depth, label: dfpn_case(pos, label),
         ),
         Check(
             "maxnis",

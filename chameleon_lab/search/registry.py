@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import bestreply as B
+from . import dfpn as DF
 from . import improved as I
 from . import mcts as M
 from . import speculative as SP
@@ -60,6 +61,13 @@ class Algorithm:
     workspace: Callable | None = None
     #: checks a full set of its options, ``check(**options)``, raising ValueError
     check: Callable | None = None
+    #: searches to its end without a budget (df-pn); the others need one
+    needs_budget: bool = True
+    #: the budget a conformance ``search`` line gives (``None``: an optional
+    #: ``"nodes"``; see ``shared/conformance/CONTRACT.md``)
+    line_budget: str | None = "depth"
+    #: reports a proved result of the root (``RootResult.proved``)
+    proves: bool = False
     notes: Mapping[str, str] = field(default_factory=dict)
 
 
@@ -165,6 +173,8 @@ ALGORITHMS: dict[str, Algorithm] = {
             driver=M.run_mcts,
             tt_bits=0,
             budgets=("iterations", "time_ms", "nodes"),
+            line_budget="iterations",
+            proves=True,
             workspace=M.MCTSWorkspace,
             check=lambda **o: M.MCTSOptions(**o),
         ),
@@ -199,6 +209,26 @@ ALGORITHMS: dict[str, Algorithm] = {
             two_player=True,
             workspace=S.SuiteWorkspace,
             check=lambda **o: S.SuiteOptions(**o),
+        ),
+        Algorithm(
+            "dfpn",
+            "depth-first proof-number search (win, draw or loss, proved)",
+            False,
+            True,
+            {"epsilon": DF.DfpnOptions().epsilon},
+            DF.dfpn_mid,
+            None,
+            "Allis et al. 1994; Nagai 2002; Pawlewicz & Lew 2007",
+            flavours=("improved",),
+            driver=DF.run_dfpn,
+            tt_bits=DF.DFPN_TT_BITS,
+            two_player=True,
+            budgets=("nodes", "time_ms"),
+            workspace=DF.DfpnWorkspace,
+            check=lambda **o: DF.DfpnOptions(**o),
+            needs_budget=False,
+            line_budget=None,
+            proves=True,
         ),
     )
 }
