@@ -16,6 +16,7 @@ from chameleon_lab.analysis.research import (
     log_run,
     read_runs,
     recompute_beyond,
+    recompute_tuning,
     write_page,
 )
 from chameleon_lab.tournament import MissingGames, records_only, run_session, unpack_records
@@ -28,10 +29,15 @@ EXACT = {
     "beyond_verdicts": ["source", "text", "agent", "rival", "players", "budget_ms", "sprt",
                         "sprt_blocks", "blocks", "games", "verdict"],
     "beyond_ratings": ["players", "budget_ms", "agent", "games", "note"],
+    "tuning_verdicts": ["source", "text", "agent", "rival", "players", "budget", "sprt",
+                        "sprt_blocks", "blocks", "games", "verdict"],
+    "tuning_noise": ["generation", "games"],
 }  # fmt: skip
 CLOSE = {
     "beyond_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
     "beyond_ratings": ["elo", "ci_low", "ci_high", "rank_prob_best"],
+    "tuning_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
+    "tuning_noise": ["spread", "noise", "signal", "games_needed"],
 }
 
 
@@ -170,6 +176,20 @@ def test_the_committed_research_results_are_what_their_records_give(tmp_path):
         assert_same_tables(pd.read_csv(RESEARCH / "data" / f"{name}.csv"), computed, name)
     book = json.loads((RESEARCH / "data" / "PROVENANCE.json").read_text())
     assert book["beyond_verdicts.csv"]["profile"] == "research"
+
+
+def test_the_committed_tuning_verdicts_are_what_their_log_and_records_give(tmp_path):
+    """Notebook 10's research run: the noise table and the verdicts recomputed from the
+    committed tuning log and duel records, no game played."""
+    run = last_run(RESEARCH, "10_tuning")
+    records = tmp_path / "tuning"
+    shutil.copytree(RESEARCH / "data" / "records" / "tuning", records)
+    for path in records.glob("*.jsonl"):
+        path.unlink()  # the packed copies are what is committed
+    assert unpack_records(records)
+    tables = recompute_tuning(run["parameters"], records)
+    for name, computed in tables.items():
+        assert_same_tables(pd.read_csv(RESEARCH / "data" / f"{name}.csv"), computed, name)
 
 
 def test_the_page_counts_the_tuning_runs_noisy_generations_and_shows_its_duels(tmp_path):

@@ -116,6 +116,47 @@ def recompute_beyond(
     }
 
 
+def recompute_tuning(
+    parameters: dict[str, Any], records_dir: str | Path
+) -> dict[str, pd.DataFrame]:
+    """Notebook 10's noise table (``tuning_noise``) and the tuned heuristic's verdicts
+    against its opponent (``tuning_verdicts``) recomputed from the tuning log and the
+    records in ``records_dir`` for a run with ``parameters`` (its logged ones), playing
+    no game: CMA-ES replays its generations from the log, the duels their blocks."""
+    from ..tournament import records_only
+    from .headtohead import claim_verdicts
+    from .sequential import SPRT
+    from .tuning import TuningSpec, decide, score_noise, seat_templates, tune
+
+    q = parameters
+    spec = TuningSpec(
+        game=q["game"], features=tuple(q["features"]), x0=tuple(q["x0"]),
+        low=tuple(q["low"]), high=tuple(q["high"]), fixed=q["fixed"], sigma0=q["sigma0"],
+        popsize=q["popsize"], generations=q["generations"], seed=q["seed"],
+        algorithm=q["algorithm"], depth=q["depth"],
+        templates=seat_templates(q["game"], q["players"]), repetitions=q["repetitions"],
+        opening_plies=q["opening_plies"], name=f"tuning-{q['game']}",
+    )  # fmt: skip
+    records_dir = Path(records_dir)
+    budgets = [{"depth": q["depth"]}] + (
+        [{"time_ms": q["eval_time_ms"]}] if q["eval_time_ms"] else []
+    )
+    with records_only():
+        result = tune(spec, spec.log_file(records_dir), records=records_dir, workers=1)
+        _, duels = decide(
+            result.heuristic().name, spec.opponent, budgets, records_dir, game=q["game"],
+            algorithm=q["algorithm"], players=q["players"],
+            sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=q["alpha"], beta=q["beta"]),
+            batch=q["batch"], max_blocks=q["max_blocks"], opening_plies=q["opening_plies"],
+            seed=q["seed"], workers=1,
+        )  # fmt: skip
+        noise = score_noise(result, records_dir)
+    return {
+        "tuning_noise": noise,
+        "tuning_verdicts": claim_verdicts(duels, alpha=q["alpha"], seed=q["seed"]),
+    }
+
+
 def _elo(row: pd.Series) -> str:
     if np.isnan(row["elo_low"]):
         return f"{row['elo']:+.0f} (no interval)"
