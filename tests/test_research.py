@@ -16,6 +16,7 @@ from chameleon_lab.analysis.research import (
     log_run,
     read_runs,
     recompute_beyond,
+    recompute_thesis,
     recompute_tuning,
     write_page,
 )
@@ -32,12 +33,15 @@ EXACT = {
     "tuning_verdicts": ["source", "text", "agent", "rival", "players", "budget", "sprt",
                         "sprt_blocks", "blocks", "games", "verdict"],
     "tuning_noise": ["generation", "games"],
+    "thesis_sessions_thesis": ["session", "mode", "mode_value", "agent", "games", "wins",
+                               "draws", "losses", "depth_median"],
 }  # fmt: skip
 CLOSE = {
     "beyond_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
     "beyond_ratings": ["elo", "ci_low", "ci_high", "rank_prob_best"],
     "tuning_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
     "tuning_noise": ["spread", "noise", "signal", "games_needed"],
+    "thesis_sessions_thesis": ["depth_avg"],
 }
 
 
@@ -188,6 +192,21 @@ def test_the_committed_tuning_verdicts_are_what_their_log_and_records_give(tmp_p
         path.unlink()  # the packed copies are what is committed
     assert unpack_records(records)
     tables = recompute_tuning(run["parameters"], records)
+    for name, computed in tables.items():
+        assert_same_tables(pd.read_csv(RESEARCH / "data" / f"{name}.csv"), computed, name)
+
+
+def test_the_committed_thesis_sessions_are_what_their_records_give(tmp_path):
+    """Notebook 04's research run: every session's results (games, wins, draws, losses,
+    depths on the emulated clock) recomputed from the committed records."""
+    run = last_run(RESEARCH, "04_thesis_tables")
+    records = tmp_path / "records"
+    shutil.copytree(RESEARCH / "data" / "records" / "thesis", records / "thesis")
+    for path in (records / "thesis").glob("*.jsonl"):
+        path.unlink()
+    assert unpack_records(records / "thesis")
+    parameters = {**run["parameters"], "shared": ""}  # this checkout's, or the bundle
+    tables = recompute_thesis(parameters, records)
     for name, computed in tables.items():
         assert_same_tables(pd.read_csv(RESEARCH / "data" / f"{name}.csv"), computed, name)
 
