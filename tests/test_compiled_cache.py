@@ -175,3 +175,85 @@ def test_a_save_from_a_stale_index_never_hands_one_key_anothers_data(tmp_path, m
     assert first.load(("sig", "a")) in (None, b"code for a")
     assert first.load(("sig", "b")) == b"code for b"
     assert len(list(tmp_path.glob("*.nbc"))) == 2
+
+
+def test_an_entry_that_is_not_what_was_saved_is_compiled_again_never_run(tmp_path):
+    """A data file cut short, changed on disk, or holding another key's entry (copied
+    over it) loads as a miss: numba compiles again instead of running it."""
+    from chameleon_lab.games.specialise import _KeyedFiles
+
+    files = _KeyedFiles(str(tmp_path), "copy-1.py311-abc", ("stamp", 1))
+    files.save(("sig", "a"), b"code for a")
+    files.save(("sig", "b"), b"code for b")
+    assert files.load(("sig", "a")) == b"code for a"
+    path_a, path_b = (Path(files._data_path(files._load_index()[("sig", k)])) for k in "ab")
+    good = path_a.read_bytes()
+    path_a.write_bytes(good[:-3])  # cut short
+    assert files.load(("sig", "a")) is None
+    path_a.write_bytes(good[:-1] + bytes([good[-1] ^ 1]))  # one bit changed
+    assert files.load(("sig", "a")) is None
+    path_a.write_bytes(path_b.read_bytes())  # another key's entry
+    assert files.load(("sig", "a")) is None
+    path_a.write_bytes(good)
+    assert files.load(("sig", "a")) == b"code for a"
+
+
+def test_a_corrupted_cache_file_is_recompiled_in_a_new_process(tmp_path):
+    """Every data file of the solver's cache damaged between two processes: the second
+    compiles again (no cache hit) and still values TicTacToe a draw and NIM a win."""
+    assert _solve(tmp_path, "tictactoe", "nim") == {"tictactoe": [0.0, 0], "nim": [1.0, 0]}
+    damaged = 0
+    for path in (tmp_path / "cache").rglob("*solve_node*.nbc"):
+        raw = path.read_bytes()
+        path.write_bytes(raw[:-100] + bytes(b ^ 0xFF for b in raw[-100:]))
+        damaged += 1
+    assert damaged >= 2
+    assert _solve(tmp_path, "tictactoe", "nim") == {"tictactoe": [0.0, 0], "nim": [1.0, 0]}
+    assert _solve(tmp_path, "nim") == {"nim": [1.0, 1]}  # saved again, loaded again
+
+
+STRESS = """
+import json, sys
+from chameleon_lab.games import get_game
+from chameleon_lab.search.api import search
+out = []
+for spec in sys.argv[1:]:
+    name, size = spec.split(":")
+    params = {"width": int(size), "height": int(size), "k": 4} if name == "gomoku" else {}
+    pos = get_game(name, **params).from_moves([])
+    r = search(pos, "alphabeta", depth=3, ordering=True, tt_bits=12)
+    out.append([spec, r.index, float(r.scores[r.index]), r.nodes])
+print(json.dumps(out))
+"""
+
+
+def test_processes_compiling_and_loading_one_cache_at_once_count_as_without_it(tmp_path):
+    """Issue 45 item 5: three processes compile (then load) the same and different
+    specialisations into one cache at once; every search's move, value and node count
+    equals a run on a cache of its own. (The report: alpha-beta on 5 x 5 returned 0
+    nodes after a search on 7 x 7 from a cache written by several processes. The cause:
+    a copy loaded from the cache bore the symbol names of the copy of the same template
+    compiled in the loading process, numba naming them by the qualified name and a
+    counter of the process, and was linked to that copy's code; each copy's qualified
+    name now holds its tag.)"""
+    orders = [["gomoku:5", "gomoku:7"], ["gomoku:7", "gomoku:5"], ["tictactoe:3", "gomoku:5"]]
+
+    def launch(cache: Path, args: list[str]) -> subprocess.Popen:
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(cache)}
+        pipe = subprocess.PIPE
+        command = [sys.executable, "-c", STRESS, *args]
+        return subprocess.Popen(command, env=env, stdout=pipe, stderr=pipe, text=True)
+
+    def rows(procs: list[subprocess.Popen]) -> dict:
+        found = {}
+        for p in procs:
+            out, err = p.communicate(timeout=600)
+            assert p.returncode == 0, err[-2000:]
+            found.update((row[0], row[1:]) for row in json.loads(out))
+        return found
+
+    reference = rows([launch(tmp_path / "alone", ["gomoku:5", "gomoku:7", "tictactoe:3"])])
+    for _ in range(2):  # the first round compiles and saves at once, the second loads
+        shared = rows([launch(tmp_path / "shared", order) for order in orders])
+        assert shared == reference
+    assert all(row[2] > 0 for row in reference.values())

@@ -26,6 +26,7 @@ notebook, whose code the tag cannot name) is compiled in each process, as before
 from __future__ import annotations
 
 import hashlib
+import pickle
 import types
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -103,24 +104,52 @@ class _BoundCacheImpl(CompileResultCacheImpl):
         self._filename_base = f"{self._filename_base}-{py_func.__chameleon_tag__}"
 
 
+#: The first bytes of a data file this package wrote: then the SHA-256 of the rest, the
+#: pickled pair of the entry's key and the pickled entry.
+_MAGIC = b"chameleon_lab compiled code 1\n"
+
+
 class _KeyedFiles(IndexDataCacheFile):
-    """numba's index and data files, each data file named by a hash of its key.
+    """numba's index and data files, each data file named by a hash of its key and
+    checked when loaded.
 
     numba numbers a function's data files in the order they are saved: two processes
     saving other signatures of one function at once (pool workers, parallel tests) may
     both take number 1, and the index one leaves can then name the data the other
     wrote. A name per key cannot be taken by another key; the data is written before
     the index names it, and an index entry lost to a concurrent save only means a
-    compile.
+    compile. Each data file holds its key beside the entry and a SHA-256 of both: an
+    entry written for another key, cut short or changed on disk is compiled again,
+    never run.
     """
 
     def save(self, key: Any, data: Any) -> None:
         digest = hashlib.sha256(self._dump(key)).hexdigest()[:16]
         name = self._data_name_pattern.replace("{number:d}", digest)
-        self._save_data(name, data)
+        body = self._dump((key, self._dump(data)))
+        with self._open_for_write(self._data_path(name)) as f:
+            f.write(_MAGIC + hashlib.sha256(body).digest() + body)
         overloads = self._load_index()
         overloads[key] = name
         self._save_index(overloads)
+
+    def load(self, key: Any) -> Any:
+        """The entry saved for ``key``, or ``None`` (compile) when there is none or the
+        file does not hold what was saved for it."""
+        name = self._load_index().get(key)
+        if name is None:
+            return None
+        try:
+            with open(self._data_path(name), "rb") as f:
+                raw = f.read()
+        except OSError:  # removed while the index still names it
+            return None
+        head = len(_MAGIC) + 32
+        body = raw[head:]
+        if raw[: len(_MAGIC)] != _MAGIC or raw[len(_MAGIC) : head] != hashlib.sha256(body).digest():
+            return None
+        saved_key, payload = pickle.loads(body)
+        return pickle.loads(payload) if saved_key == key else None
 
 
 class _BoundCache(FunctionCache):
@@ -181,9 +210,14 @@ def specialise(
         copy.__qualname__ = py.__qualname__
         copy.__doc__ = py.__doc__
         copy.__module__ = py.__module__
-        dispatcher = njit(**options)(copy)
         if tag is not None:
             copy.__chameleon_tag__ = hashlib.sha256(f"{tag}:{name}".encode()).hexdigest()[:16]
+            # the machine code's symbols are named by the qualified name and a counter
+            # of this process: a copy loaded from another process's cache could bear
+            # the name of a copy compiled here and be linked to it
+            copy.__qualname__ = f"{py.__qualname__}__{copy.__chameleon_tag__}"
+        dispatcher = njit(**options)(copy)
+        if tag is not None:
             dispatcher._cache = _BoundCache(copy)  # what numba's enable_caching() sets
             _TAGS[id(dispatcher)] = copy.__chameleon_tag__
         copies[name] = dispatcher
