@@ -16,10 +16,10 @@ from chameleon_lab.analysis.research import (
     log_run,
     read_runs,
     recompute_beyond,
-    recompute_thesis,
     recompute_tuning,
     write_page,
 )
+from chameleon_lab.thesis.research import recompute_thesis
 from chameleon_lab.tournament import MissingGames, records_only, run_session, unpack_records
 from chameleon_lab.workbench import FOLDERS, run_batch
 

@@ -116,28 +116,6 @@ def recompute_beyond(
     }
 
 
-def recompute_thesis(
-    parameters: dict[str, Any], records_dir: str | Path
-) -> dict[str, pd.DataFrame]:
-    """Notebook 04's session table (``thesis_sessions_SOURCE``) recomputed from the
-    records under ``records_dir`` (the folder holding ``thesis/``) for a run with
-    ``parameters``, playing no game."""
-    from ..thesis.reference import find_shared
-    from ..thesis.studies import study_sessions, thesis_study
-    from ..tournament import records_only
-    from .summary import session_summary
-
-    q = parameters
-    clock = q["clock"] if q["source"] == "thesis" else "machine"
-    sessions = study_sessions(q["tables"], q["depths"], q["budgets_ms"])
-    with records_only():
-        tables = thesis_study(
-            q["source"], sessions, shared=find_shared(q["shared"] or None),
-            records_dir=records_dir, workers=1, progress=False, clock=clock,
-        )  # fmt: skip
-    return {f"thesis_sessions_{q['source']}": session_summary(tables)}
-
-
 def recompute_tuning(
     parameters: dict[str, Any], records_dir: str | Path
 ) -> dict[str, pd.DataFrame]:
