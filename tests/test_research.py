@@ -166,18 +166,27 @@ def test_records_only_refuses_to_play_and_leaves_runs_alone_outside(tmp_path):
         assert run_session(session, out, workers=1, progress=False).skipped == 2
 
 
+def committed_records(folder: str, into: Path) -> Path:
+    """A copy of the committed (packed) research records of ``folder``, unpacked."""
+    records = into / folder
+    shutil.copytree(RESEARCH / "data" / "records" / folder, records)
+    for path in records.glob("*.jsonl"):
+        path.unlink()  # the packed copies are what is committed
+    assert unpack_records(records)
+    return records
+
+
+def assert_committed_tables(tables: dict[str, pd.DataFrame]) -> None:
+    for name, computed in tables.items():
+        assert_same_tables(pd.read_csv(RESEARCH / "data" / f"{name}.csv"), computed, name)
+
+
 def test_the_committed_research_results_are_what_their_records_give(tmp_path):
     """Item 7 of the experiments issue: the committed tables of the research run equal
     what the analysis computes from the committed records (no game is played)."""
     run = last_run(RESEARCH, "09_beyond_the_thesis")
-    records = tmp_path / "beyond"
-    shutil.copytree(RESEARCH / "data" / "records" / "beyond", records)
-    for path in records.glob("*.jsonl"):
-        path.unlink()  # the packed copies are what is committed
-    assert unpack_records(records)
-    tables = recompute_beyond(run["parameters"], records)
-    for name, computed in tables.items():
-        assert_same_tables(pd.read_csv(RESEARCH / "data" / f"{name}.csv"), computed, name)
+    records = committed_records("beyond", tmp_path)
+    assert_committed_tables(recompute_beyond(run["parameters"], records))
     book = json.loads((RESEARCH / "data" / "PROVENANCE.json").read_text())
     assert book["beyond_verdicts.csv"]["profile"] == "research"
 
@@ -186,29 +195,17 @@ def test_the_committed_tuning_verdicts_are_what_their_log_and_records_give(tmp_p
     """Notebook 10's research run: the noise table and the verdicts recomputed from the
     committed tuning log and duel records, no game played."""
     run = last_run(RESEARCH, "10_tuning")
-    records = tmp_path / "tuning"
-    shutil.copytree(RESEARCH / "data" / "records" / "tuning", records)
-    for path in records.glob("*.jsonl"):
-        path.unlink()  # the packed copies are what is committed
-    assert unpack_records(records)
-    tables = recompute_tuning(run["parameters"], records)
-    for name, computed in tables.items():
-        assert_same_tables(pd.read_csv(RESEARCH / "data" / f"{name}.csv"), computed, name)
+    records = committed_records("tuning", tmp_path)
+    assert_committed_tables(recompute_tuning(run["parameters"], records))
 
 
 def test_the_committed_thesis_sessions_are_what_their_records_give(tmp_path):
     """Notebook 04's research run: every session's results (games, wins, draws, losses,
     depths on the emulated clock) recomputed from the committed records."""
     run = last_run(RESEARCH, "04_thesis_tables")
-    records = tmp_path / "records"
-    shutil.copytree(RESEARCH / "data" / "records" / "thesis", records / "thesis")
-    for path in (records / "thesis").glob("*.jsonl"):
-        path.unlink()
-    assert unpack_records(records / "thesis")
+    records = committed_records("thesis", tmp_path).parent  # the folder holding thesis/
     parameters = {**run["parameters"], "shared": ""}  # this checkout's, or the bundle
-    tables = recompute_thesis(parameters, records)
-    for name, computed in tables.items():
-        assert_same_tables(pd.read_csv(RESEARCH / "data" / f"{name}.csv"), computed, name)
+    assert_committed_tables(recompute_thesis(parameters, records))
 
 
 def test_the_page_counts_the_tuning_runs_noisy_generations_and_shows_its_duels(tmp_path):

@@ -220,6 +220,20 @@ def runs_table(runs: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def _verdict_lines(verdicts: pd.DataFrame) -> list[str]:
+    """The page's lines for a verdict table: the table and its sentences."""
+    from .headtohead import verdict_sentences
+
+    return [
+        verdict_table(verdicts).to_markdown(index=False, disable_numparse=True),
+        "",
+        "```text",
+        verdict_sentences(verdicts),
+        "```",
+        "",
+    ]
+
+
 def _test_text(folder: Path, notebook: str) -> str:
     """The sequential test of ``notebook``'s last complete run, in words ("" when none
     is logged)."""
@@ -241,7 +255,6 @@ def _section_tuning(data: Path) -> list[str]:
     path = data / "tuning_verdicts.csv"
     if not path.exists():
         return []
-    from .headtohead import verdict_sentences
 
     verdicts = pd.read_csv(path)
     lines = [
@@ -263,19 +276,10 @@ def _section_tuning(data: Path) -> list[str]:
             "least the signal between the candidates: there CMA-ES ranked them by luck.",
             "",
         ]
-    lines += [
-        verdict_table(verdicts).to_markdown(index=False, disable_numparse=True),
-        "",
-        "```text",
-        verdict_sentences(verdicts),
-        "```",
-        "",
-    ]
-    return lines
+    return lines + _verdict_lines(verdicts)
 
 
 def _section_beyond(data: Path) -> list[str]:
-    from .headtohead import verdict_sentences
 
     path = data / "beyond_verdicts.csv"
     if not path.exists():
@@ -295,12 +299,7 @@ def _section_beyond(data: Path) -> list[str]:
         + "The Elo intervals are percentile bootstraps over the blocks: with few blocks "
         "they are narrower than the uncertainty, and the verdict rests on the test.",
         "",
-        verdict_table(verdicts).to_markdown(index=False, disable_numparse=True),
-        "",
-        "```text",
-        verdict_sentences(verdicts),
-        "```",
-        "",
+        *_verdict_lines(verdicts),
     ]
     ratings = data / "beyond_ratings.csv"
     if ratings.exists():
