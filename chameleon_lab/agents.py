@@ -204,8 +204,6 @@ class Agent:
                 setattr(self, name, resolved[name])
         if own:  # stored resolved, so a record stays exact
             self.options = {n: resolved[n] for n in resolved if n not in SUITE_OPTIONS}
-        if spec.check is not None:
-            spec.check(**resolved)
         if self.tt_bits is None:  # stored resolved, so a record stays exact
             self.tt_bits = spec.tt_bits
         check_tt_bits(self.tt_bits)
@@ -332,7 +330,7 @@ class Agent:
                 return _book_decision(position, legal, *opening)
         spec = get_algorithm(self.algorithm)
         if self.flavour == "improved" and self._workspace is None:
-            self._workspace = (spec.workspace or DeepWorkspace)(game.ops, self.tt_bits)
+            self._workspace = (spec.code("workspace") or DeepWorkspace)(game.ops, self.tt_bits)
         options = {n: getattr(self, n) for n in SUITE_OPTIONS if getattr(self, n) is not None}
         if "seed" in spec.options:  # a search's own stream (MCTS): the agent's seed
             options["seed"] = self.seed

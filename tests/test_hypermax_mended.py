@@ -1,5 +1,5 @@
 """The mended Hypermax (``search(..., "hypermax", mended=True)``, see
-:func:`chameleon_lab.search.api.mended_hypermax`) against MaxN: its move and vector on
+:class:`chameleon_lab.search.improved.HypermaxOptions`) against MaxN: its move and vector on
 explicit trees drawn by hypothesis (MaxN written out in Python is the judge), on the
 trees where Hypermax departs, and on Chameleon positions with three and four players at
 depths 1-4 (the unpruned MaxN is the judge); its nodes against MaxN's and MaxN-IS's."""

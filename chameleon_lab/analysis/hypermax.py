@@ -21,7 +21,7 @@ child would have to beat every entry at once, which a zero-sum vector cannot.
   (MaxN's choice first, then Hypermax's), and classifies the node where the children
   searched agree with MaxN but the node does not, by the rule of :data:`CAUSES`;
 * :func:`mended_nodes`: the mended Hypermax (``search(..., "hypermax", mended=True)``,
-  see :func:`chameleon_lab.search.api.mended_hypermax`) against MaxN and MaxN-IS:
+  see :class:`chameleon_lab.search.improved.HypermaxOptions`) against MaxN and MaxN-IS:
   the same move and vector as MaxN, and the nodes each searched.
 
 What the causes come to on Chameleon Chess (``pawns100roles``, 1,000 positions of three

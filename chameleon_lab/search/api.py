@@ -159,41 +159,17 @@ def deep_search(
     return DeepSearch(algorithm, ops_of(game), evaluate, bool(normalize), max_sum)
 
 
-def mended_hypermax(normalize: bool | None) -> tuple[str, bool]:
-    """The search that ``hypermax`` with ``mended=True`` runs, and its normalisation
-    (``None``: normalised).
-
-    Hypermax stops a node once the entries of its alpha vector, each player's best at
-    the nodes above where it moved, add up to 0 or more on scores shifted by their mean.
-    Three things make that unsound, and mending them gives speculative pruning
-    (Sturtevant 2003, :mod:`.speculative`), which the mended Hypermax therefore runs:
-
-    * the shift by each leaf's own mean reorders a player's preferences unless every
-      vector has the same sum: the mend keeps MaxN's scores, which the test compares
-      with the largest sum ``max_sum`` (1 normalised; the alpha sum reaching 0 on
-      shifted scores is the bests reaching ``max_sum``);
-    * a node replaces its best only by a child beating the alpha entry handed down from
-      an ancestor, so it may return its first child when none does: the mend replaces
-      the best by MaxN's rule (a strictly larger entry of the player to move);
-    * the vector of a node cut this way is only a bound, yet the nodes above take it
-      (the parent as its best, or a higher one through a choice it changed): the mend
-      searches a cut node again, without bounds from above, when its parent accepts it.
-
-    See :mod:`chameleon_lab.analysis.hypermax` for the departures each of them causes.
-    """
-    return "maxnsp", True if normalize is None else bool(normalize)
-
-
 def improved_search(
     algorithm: str, normalize: bool | None, options: Mapping[str, Any]
 ) -> tuple[str, bool | None]:
     """The deep search the improved flavour runs for ``algorithm`` with its checked
     ``options``, and its normalisation: the algorithm itself, but ``maxnsp`` for the
-    mended Hypermax (:func:`mended_hypermax`). The agents check their settings against
+    mended Hypermax (:class:`.improved.HypermaxOptions`). The agents check their settings against
     it up front, so a bad one is refused when the agent is made, not at its first move.
     """
-    if algorithm == "hypermax" and options.get("mended"):
-        return mended_hypermax(normalize)
+    for option, other in get_algorithm(algorithm).runs_as.items():
+        if options.get(option):
+            return other, (get_algorithm(other).normalize if normalize is None else normalize)
     return algorithm, normalize
 
 
@@ -284,7 +260,7 @@ def _improved(
             raise ValueError(
                 f"{algorithm} takes no max_sum or normalize (it scores s_me - s_other)"
             )
-        return spec.driver(
+        return spec.code("driver")(
             position,
             algorithm,
             game=game,
@@ -295,10 +271,7 @@ def _improved(
             **check_options(spec, options),
         )
     game = resolve_game(position, game)
-    if algorithm == "hypermax":
-        own = check_options(spec, options)
-        spec.check(**own)
-        algorithm, normalize = improved_search(algorithm, normalize, own)
+    algorithm, normalize = improved_search(algorithm, normalize, check_options(spec, options))
     method = deep_search(
         algorithm, game=game, heuristic=heuristic, normalize=normalize, max_sum=max_sum
     )

@@ -126,6 +126,8 @@ MAX_PLIES = 66
 MAX_DEPTH = MAX_PLIES - 2
 #: Default transposition table size (2**TT_BITS entries, 40 bytes each).
 TT_BITS = 18
+#: Df-pn's default table size: 2**DFPN_TT_BITS entries of three int64 (24 MiB).
+DFPN_TT_BITS = 20
 
 
 @dataclass(frozen=True)

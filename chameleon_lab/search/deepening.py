@@ -92,12 +92,13 @@ class DeepSearch:
     def _node(self) -> Any:
         """The algorithm's node function compiled for this game and heuristic."""
         algorithm = get_algorithm(self.algorithm)
-        return bind(algorithm.improved_node, self.game, self.evaluate, _nrt=False)
+        return bind(algorithm.code("node"), self.game, self.evaluate, _nrt=False)
 
     def _root_args(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> tuple:
         """The node function's arguments for a search of the root (ply 0) to ``depth``."""
         head = node_head(state, depth, 0, self.normalize)
-        return get_algorithm(self.algorithm).improved_root_args(self, state, ws, head, ws.tables)
+        root_args = get_algorithm(self.algorithm).code("root_args")
+        return root_args(self, state, ws, head, ws.tables)
 
     def compile(self, state: np.ndarray, ws: DeepWorkspace) -> None:
         """Compile the node function for the root call now (once per process and

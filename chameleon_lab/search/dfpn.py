@@ -46,6 +46,7 @@ from ..games.protocol import GameOps
 from ..games.registry import Game
 from ..games.specialise import specialise
 from .core import (
+    DFPN_TT_BITS,
     Budget,
     GameLike,
     RootResult,
@@ -67,8 +68,6 @@ from .improved import now_ns
 
 #: Proof and disproof numbers saturate here ("infinity": proved or disproved).
 INF = 1 << 50
-#: The table's default size: 2**DFPN_TT_BITS entries of three int64 (24 MiB).
-DFPN_TT_BITS = 20
 #: A table slot no position keys to.
 EMPTY = 0x7FFFFFFFFFFFFFF1
 #: The clock is read every this many expansions when there is a time budget.

@@ -67,6 +67,7 @@ writes its counters and principal variation once per node rather than once per l
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 from numba import njit, objmode
@@ -739,3 +740,34 @@ def hypermax_root_args(search, state, ws, head, tables) -> tuple:
     players = np.asarray(search.game.players_alive(state), dtype=np.int64)
     ws.vals[ALPHA_ROW, :] = np.where(players == 1, -np.inf, 0.0)
     return (*head, players, float(players.sum()), tables)
+
+
+@dataclass(frozen=True)
+class HypermaxOptions:
+    """Hypermax's one option: ``mended`` runs its cut made sound, MaxN with speculative
+    pruning normalised unless told otherwise (the registry entry's ``runs_as``).
+
+    Hypermax stops a node once the entries of its alpha vector, each player's best at
+    the nodes above where it moved, add up to 0 or more on scores shifted by their mean.
+    Three things make that unsound, and mending them gives speculative pruning
+    (Sturtevant 2003, :mod:`.speculative`), which the mended Hypermax therefore runs:
+
+    * the shift by each leaf's own mean reorders a player's preferences unless every
+      vector has the same sum: the mend keeps MaxN's scores, which the test compares
+      with the largest sum ``max_sum`` (1 normalised; the alpha sum reaching 0 on
+      shifted scores is the bests reaching ``max_sum``);
+    * a node replaces its best only by a child beating the alpha entry handed down from
+      an ancestor, so it may return its first child when none does: the mend replaces
+      the best by MaxN's rule (a strictly larger entry of the player to move);
+    * the vector of a node cut this way is only a bound, yet the nodes above take it
+      (the parent as its best, or a higher one through a choice it changed): the mend
+      searches a cut node again, without bounds from above, when its parent accepts it.
+
+    See :mod:`chameleon_lab.analysis.hypermax` for the departures each of them causes.
+    """
+
+    mended: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.mended, bool):
+            raise ValueError(f"hypermax's option mended must be True or False, got {self.mended!r}")

@@ -16,38 +16,54 @@ imported), so the search layer never imports the thesis's code.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
+import importlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import bestreply as B
-from . import dfpn as DF
-from . import improved as I
-from . import mcts as M
-from . import speculative as SP
-from . import suite as S
-from . import twoplayer as TP
-from .core import TT_BITS
+from .core import DFPN_TT_BITS, TT_BITS
 
 
-@dataclass(frozen=True)
+@functools.cache
+def load(reference: str) -> Any:
+    """The object a ``"package.module:name"`` reference names, its module imported on
+    first use (so a registry entry does not load an algorithm nobody runs)."""
+    module, _, name = reference.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Algorithm:
-    """One search algorithm as the library knows it (see the module docstring)."""
+    """One search algorithm as the library knows it (see the module docstring).
+
+    Its code is named by ``"module:name"`` references (:func:`load`), modules in full:
+    ``node`` the node-function template, ``root_args`` the arguments with which the
+    multi-player iterative deepening starts it at the root, ``driver`` a driver of its
+    own instead of that deepening, ``workspace`` the maker of the scratch tables an
+    agent keeps (``workspace(game_ops, tt_bits)``), ``options_class`` the frozen
+    dataclass of its own options (made from a full set of them to check it)."""
 
     name: str
     title: str
+    reference: str
     normalize: bool  # the thesis's setting
     scalar: bool  # root scores are numbers (True) or vectors (False)
-    #: the options the algorithm takes beyond the common ones, with their defaults
-    options: Mapping[str, Any]
-    improved_node: Callable
-    #: the arguments with which the multi-player iterative deepening starts the node
-    #: function at the root
-    improved_root_args: Callable | None
-    reference: str
+    node: str
+    root_args: str | None = None
+    driver: str | None = None
+    workspace: str | None = None
+    options_class: str | None = None
+    #: the fields of ``options_class`` it takes (None: all but ``tt_bits``, a common
+    #: argument)
+    option_names: tuple[str, ...] | None = None
+    #: its options' defaults where it has no options class
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    #: an option that, set, runs another algorithm: ``{option: algorithm}`` (the
+    #: mended Hypermax runs MaxN with speculative pruning)
+    runs_as: Mapping[str, str] = field(default_factory=dict)
     flavours: tuple[str, ...] = ("improved", "thesis")
-    #: a driver of its own (the two-player suite) instead of the multi-player deepening
-    driver: Callable | None = None
     #: the transposition table's default size (every algorithm's workspace has one)
     tt_bits: int = TT_BITS
     two_player: bool = False  # searches two-player zero-sum games only
@@ -56,11 +72,6 @@ class Algorithm:
     passes_turns: bool = False
     #: the budgets it takes (``Budget``'s fields)
     budgets: tuple[str, ...] = ("depth", "time_ms", "nodes")
-    #: makes the scratch tables an agent keeps, ``workspace(game_ops, tt_bits)``
-    #: (None: the multi-player iterative deepening's)
-    workspace: Callable | None = None
-    #: checks a full set of its options, ``check(**options)``, raising ValueError
-    check: Callable | None = None
     #: searches to its end without a budget (df-pn); the others need one
     needs_budget: bool = True
     #: the budget a conformance ``search`` line gives (``None``: an optional
@@ -70,162 +81,177 @@ class Algorithm:
     proves: bool = False
     notes: Mapping[str, str] = field(default_factory=dict)
 
+    def code(self, part: str) -> Any:
+        """The object the entry's ``part`` (``"node"``, ``"driver"``, ...) names, or
+        None where it names none."""
+        reference = getattr(self, part)
+        return None if reference is None else load(reference)
 
-def _check_mended(mended: Any = False) -> None:
-    """Hypermax's one option: ``mended``, a bool."""
-    if not isinstance(mended, bool):
-        raise ValueError(f"hypermax's option mended must be True or False, got {mended!r}")
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options it takes beyond the common ones, with their defaults."""
+        if self.options_class is None:
+            return dict(self.defaults)
+        made = load(self.options_class)()
+        names = self.option_names or [
+            f.name for f in dataclasses.fields(made) if f.name != "tt_bits"
+        ]
+        return {name: getattr(made, name) for name in names}
 
+
+_IMPROVED = "chameleon_lab.search.improved"
+_BRS = "chameleon_lab.search.bestreply"
+_SUITE = "chameleon_lab.search.suite"
+_DFPN = "chameleon_lab.search.dfpn"
+_MCTS = "chameleon_lab.search.mcts"
 
 ALGORITHMS: dict[str, Algorithm] = {
     a.name: a
     for a in (
         Algorithm(
-            "maxn",
-            "MaxN",
-            True,
-            False,
-            {},
-            I.maxn_node,
-            I.maxn_root_args,
-            "Luckhardt & Irani 1986",
+            name="maxn",
+            title="MaxN",
+            reference="Luckhardt & Irani 1986",
+            normalize=True,
+            scalar=False,
+            node=f"{_IMPROVED}:maxn_node",
+            root_args=f"{_IMPROVED}:maxn_root_args",
         ),
         Algorithm(
-            "maxnis",
-            "MaxN with immediate and shallow pruning",
-            True,
-            False,
-            {"max_sum": None},
-            I.maxnis_node,
-            I.maxnis_root_args,
-            "Korf 1991; Sturtevant & Korf 2000",
+            name="maxnis",
+            title="MaxN with immediate and shallow pruning",
+            reference="Korf 1991; Sturtevant & Korf 2000",
+            normalize=True,
+            scalar=False,
+            node=f"{_IMPROVED}:maxnis_node",
+            root_args=f"{_IMPROVED}:maxnis_root_args",
+            defaults={"max_sum": None},
         ),
         Algorithm(
-            "paranoid",
-            "Paranoid",
-            True,
-            True,
-            {},
-            I.paranoid_node,
-            I.paranoid_root_args,
-            "Sturtevant & Korf 2000",
+            name="paranoid",
+            title="Paranoid",
+            reference="Sturtevant & Korf 2000",
+            normalize=True,
+            scalar=True,
+            node=f"{_IMPROVED}:paranoid_node",
+            root_args=f"{_IMPROVED}:paranoid_root_args",
         ),
         Algorithm(
-            "hypermax",
-            "Hypermax",
-            False,
-            False,
-            {"mended": False},
-            I.hypermax_node,
-            I.hypermax_root_args,
-            "Fridenfalk 2014",
-            check=lambda **o: _check_mended(**o),
+            name="hypermax",
+            title="Hypermax",
+            reference="Fridenfalk 2014",
+            normalize=False,
+            scalar=False,
+            node=f"{_IMPROVED}:hypermax_node",
+            root_args=f"{_IMPROVED}:hypermax_root_args",
+            options_class=f"{_IMPROVED}:HypermaxOptions",
+            runs_as={"mended": "maxnsp"},
             notes={
                 "mended": "improved flavour: Hypermax's cut made sound (the root values "
                 "are MaxN's; see chameleon_lab.analysis.hypermax)"
             },
         ),
         Algorithm(
-            "maxnsp",
-            "MaxN with speculative pruning",
-            True,
-            False,
-            {"max_sum": None},
-            SP.maxnsp_node,
-            SP.maxnsp_root_args,
-            "Sturtevant 2003",
+            name="maxnsp",
+            title="MaxN with speculative pruning",
+            reference="Sturtevant 2003",
+            normalize=True,
+            scalar=False,
+            node="chameleon_lab.search.speculative:maxnsp_node",
+            root_args="chameleon_lab.search.speculative:maxnsp_root_args",
+            defaults={"max_sum": None},
             flavours=("improved",),
         ),
         Algorithm(
-            "brs",
-            "Best-Reply Search",
-            False,
-            True,
-            {},
-            B.brs_node,
-            B.brs_root_args,
-            "Schadd & Winands 2011",
+            name="brs",
+            title="Best-Reply Search",
+            reference="Schadd & Winands 2011",
+            normalize=False,
+            scalar=True,
+            node=f"{_BRS}:brs_node",
+            root_args=f"{_BRS}:brs_root_args",
             flavours=("improved",),
             passes_turns=True,
         ),
         Algorithm(
-            "brsplus",
-            "BRS+ (Best-Reply Search keeping the turn order)",
-            False,
-            True,
-            {},
-            B.brs_node,
-            B.brsplus_root_args,
-            "Esser, Gras, Winands, Schadd & Lanctot 2013",
+            name="brsplus",
+            title="BRS+ (Best-Reply Search keeping the turn order)",
+            reference="Esser, Gras, Winands, Schadd & Lanctot 2013",
+            normalize=False,
+            scalar=True,
+            node=f"{_BRS}:brs_node",
+            root_args=f"{_BRS}:brsplus_root_args",
             flavours=("improved",),
         ),
         Algorithm(
-            "mcts",
-            "Monte Carlo tree search for n players (UCT, MCTS-Solver, progressive history)",
-            False,
-            True,
-            M.OPTIONS,
-            M.mcts_kernel,
-            None,
-            "Kocsis & Szepesvari 2006; Sturtevant 2008; Winands et al. 2008; "
+            name="mcts",
+            title="Monte Carlo tree search for n players (UCT, MCTS-Solver, progressive history)",
+            reference="Kocsis & Szepesvari 2006; Sturtevant 2008; Winands et al. 2008; "
             "Nijssen & Winands 2010",
+            normalize=False,
+            scalar=True,
+            node=f"{_MCTS}:mcts_kernel",
+            driver=f"{_MCTS}:run_mcts",
+            workspace=f"{_MCTS}:MCTSWorkspace",
+            options_class=f"{_MCTS}:MCTSOptions",
             flavours=("improved",),
-            driver=M.run_mcts,
             tt_bits=0,
             budgets=("iterations", "time_ms", "nodes"),
             line_budget="iterations",
             proves=True,
-            workspace=M.MCTSWorkspace,
-            check=lambda **o: M.MCTSOptions(**o),
         ),
         Algorithm(
-            "negamax",
-            "NegaMax (full width; to the end of the game an exact solver)",
-            False,
-            True,
-            {"iterative": True},
-            TP.ab_node,
-            None,
-            "seed 001; von Neumann 1928",
+            name="negamax",
+            title="NegaMax (full width; to the end of the game an exact solver)",
+            reference="seed 001; von Neumann 1928",
+            normalize=False,
+            scalar=True,
+            node="chameleon_lab.search.twoplayer:ab_node",
+            driver=f"{_SUITE}:run_suite",
+            workspace=f"{_SUITE}:SuiteWorkspace",
+            options_class=f"{_SUITE}:SuiteOptions",
+            option_names=("iterative",),
             flavours=("improved",),
-            driver=S.run_suite,
             tt_bits=0,
             two_player=True,
-            workspace=S.SuiteWorkspace,
-            check=lambda **o: S.SuiteOptions(**o),
         ),
         Algorithm(
-            "alphabeta",
-            "alpha-beta with move ordering, PVS, aspiration, killers, history, TT",
-            False,
-            True,
-            {name: getattr(S.SuiteOptions(), name) for name in S.OPTION_NAMES if name != "tt_bits"},
-            TP.ab_node,
-            None,
-            "seed 001; Knuth & Moore 1975",
+            name="alphabeta",
+            title="alpha-beta with move ordering, PVS, aspiration, killers, history, TT",
+            reference="seed 001; Knuth & Moore 1975",
+            normalize=False,
+            scalar=True,
+            node="chameleon_lab.search.twoplayer:ab_node",
+            driver=f"{_SUITE}:run_suite",
+            workspace=f"{_SUITE}:SuiteWorkspace",
+            options_class=f"{_SUITE}:SuiteOptions",
+            option_names=(
+                "iterative",
+                "ordering",
+                "pvs",
+                "aspiration",
+                "killers",
+                "history",
+                "quiescence",
+            ),
             flavours=("improved",),
-            driver=S.run_suite,
             tt_bits=0,
             two_player=True,
-            workspace=S.SuiteWorkspace,
-            check=lambda **o: S.SuiteOptions(**o),
         ),
         Algorithm(
-            "dfpn",
-            "depth-first proof-number search (win, draw or loss, proved)",
-            False,
-            True,
-            {"epsilon": DF.DfpnOptions().epsilon},
-            DF.dfpn_mid,
-            None,
-            "Allis et al. 1994; Nagai 2002; Pawlewicz & Lew 2007",
+            name="dfpn",
+            title="depth-first proof-number search (win, draw or loss, proved)",
+            reference="Allis et al. 1994; Nagai 2002; Pawlewicz & Lew 2007",
+            normalize=False,
+            scalar=True,
+            node=f"{_DFPN}:dfpn_mid",
+            driver=f"{_DFPN}:run_dfpn",
+            workspace=f"{_DFPN}:DfpnWorkspace",
+            options_class=f"{_DFPN}:DfpnOptions",
             flavours=("improved",),
-            driver=DF.run_dfpn,
-            tt_bits=DF.DFPN_TT_BITS,
+            tt_bits=DFPN_TT_BITS,
             two_player=True,
             budgets=("nodes", "time_ms"),
-            workspace=DF.DfpnWorkspace,
-            check=lambda **o: DF.DfpnOptions(**o),
             needs_budget=False,
             line_budget=None,
             proves=True,
@@ -235,16 +261,21 @@ ALGORITHMS: dict[str, Algorithm] = {
 
 
 def check_options(algorithm: Algorithm, options: Mapping[str, Any]) -> dict[str, Any]:
-    """``options`` with the algorithm's defaults filled in, or ``ValueError`` naming an
-    option the algorithm does not take and the ones it does."""
-    unknown = sorted(set(options) - set(algorithm.options))
+    """``options`` with the algorithm's defaults filled in, checked by its options
+    class; ``ValueError`` naming an option the algorithm does not take and the ones it
+    does, or a value its options class refuses."""
+    taken = algorithm.options
+    unknown = sorted(set(options) - set(taken))
     if unknown:
-        valid = ", ".join(algorithm.options) or "none"
+        valid = ", ".join(taken) or "none"
         raise ValueError(
             f"{algorithm.name} takes no option {', '.join(map(repr, unknown))}; "
             f"its options: {valid}"
         )
-    return {**algorithm.options, **options}
+    resolved = {**taken, **options}
+    if algorithm.options_class is not None:
+        load(algorithm.options_class)(**resolved)
+    return resolved
 
 
 def algorithm_names(

@@ -15,7 +15,7 @@ then a node counter at the original program's speed for its algorithm
 plays the same games on every run.
 
 ``mended=True`` seats the mended Hypermax (improved flavour,
-:func:`chameleon_lab.search.api.mended_hypermax`) wherever the session seats Hypermax,
+:class:`chameleon_lab.search.improved.HypermaxOptions`) wherever the session seats Hypermax,
 under the same name and seed, so its games stand beside the plain Hypermax's: what the
 thesis's open question asks, whether Hypermax's departures from MaxN cost it its games.
 The mend drops the shift of the scores by their mean, so the mended Hypermax scores as
