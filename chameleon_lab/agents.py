@@ -42,7 +42,6 @@ import numpy as np
 from .games.heuristics import Heuristic
 from .games.registry import Game, get_game
 from .search.api import (
-    DEFAULT_NORMALIZE,
     algorithm_budget,
     check_algorithm,
     check_flavour,
@@ -209,7 +208,7 @@ class Agent:
         check_tt_bits(self.tt_bits)
         runs, normalize = improved_search(self.algorithm, self.normalize, resolved)
         if self.normalize is None:  # stored resolved, so a record stays exact
-            self.normalize = DEFAULT_NORMALIZE[runs] if normalize is None else normalize
+            self.normalize = get_algorithm(runs).normalize if normalize is None else normalize
         if not isinstance(self.normalize, (bool, np.bool_)):
             raise ValueError(f"normalize must be True, False or None, got {self.normalize!r}")
         self.normalize = bool(self.normalize)

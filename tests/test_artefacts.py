@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,6 +107,81 @@ def test_a_source_is_stale_only_where_a_result_could_change(tmp_path):
     assert source_hash(notebook) == before
     notebook.write_text(cells("# Title", "x = 2"))
     assert source_hash(notebook) != before
+
+
+def test_a_registry_entry_counts_only_for_the_runs_that_read_it(tmp_path):
+    """An algorithm or a game added to its registry, or an entry a run did not read
+    changed, leaves that run's artefacts fresh; a change to an entry it read does not."""
+    source = (ROOT / "chameleon_lab" / "search" / "registry.py").read_text()
+    module = tmp_path / "registry.py"
+    module.write_text(source)
+    read = ["paranoid"]
+    before = source_hash(module, read)
+    entry = '            Algorithm(\n                name="paranoid",\n'
+    assert entry in source
+    added = (
+        '            Algorithm(\n                name="newsearch",\n                title="New",\n'
+        '                reference="",\n                normalize=False,\n'
+        '                scalar=True,\n                node="x:y",\n            ),\n'
+    )
+    module.write_text(source.replace(entry, added + entry))
+    assert source_hash(module, read) == before  # one more entry, not read
+    original = ROOT / "chameleon_lab" / "search" / "registry.py"
+    assert source_hash(module) != source_hash(original)  # without the entries read: all
+    module.write_text(source.replace('title="MaxN",', 'title="Max-N",'))
+    assert source_hash(module, read) == before  # an entry not read changed
+    assert source_hash(module, ["maxn", "paranoid"]) != source_hash(original, ["maxn", "paranoid"])
+    module.write_text(source.replace('title="Paranoid",', 'title="Paranoid!",'))
+    assert source_hash(module, read) != before  # the entry read changed
+    module.write_text(
+        source.replace("TT_BITS = 18", "TT_BITS = 19").replace("def load(", "def load2(")
+    )
+    assert source_hash(module, read) != before  # code outside the entries counts
+    games = (ROOT / "chameleon_lab" / "games" / "registry.py").read_text()
+    module.write_text(games)
+    before = source_hash(module, ["chameleon"])
+    line = '        "nim": "chameleon_lab.games.nim",\n'
+    assert line in games
+    module.write_text(games.replace(line, line + '        "rolit": "chameleon_lab.games.rolit",\n'))
+    assert source_hash(module, ["chameleon"]) == before
+    assert source_hash(module, ["chameleon", "rolit"]) != before
+
+
+def test_a_registry_remembers_what_was_read():
+    from chameleon_lab.registries import Registry, used_entries
+
+    registry = Registry(__name__, {"a": 1, "b": 2, "c": 3})
+    assert len(registry) == 3 and not registry.used
+    assert registry["a"] == 1 and registry.get("b") == 2 and "z" not in registry
+    assert registry.used == {"a", "b"}
+    assert used_entries(__file__) == {"a", "b"}
+    assert used_entries(str(ROOT / "README.md")) is None  # makes no registry
+    assert list(registry) == ["a", "b", "c"] and registry.used == {"a", "b", "c"}
+
+
+def test_a_run_reads_only_the_entries_it_uses():
+    """A search of Chameleon Chess in a fresh process reads one algorithm and one game
+    and loads no other game's package and no algorithm module it does not run."""
+    code = (
+        "import sys\n"
+        "from chameleon_lab.agents import Agent\n"
+        "from chameleon_lab.analysis.output import provenance\n"
+        "from chameleon_lab.games.registry import get_game\n"
+        "Agent('paranoid', depth=1).choose(get_game('chameleon').start())\n"
+        "import json; print(json.dumps([provenance()['entries'], sorted(sys.modules)]))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    ).stdout
+    entries, modules = json.loads(out.splitlines()[-1])
+    assert entries == {
+        "chameleon_lab/games/registry.py": ["chameleon"],
+        "chameleon_lab/search/registry.py": ["paranoid"],
+    }
+    for other in ("othello", "connect4", "mnk", "nim", "dice"):
+        assert f"chameleon_lab.games.{other}" not in modules
+    for other in ("mcts", "dfpn", "bestreply", "speculative"):
+        assert f"chameleon_lab.search.{other}" not in modules
 
 
 def _book_at(folder: Path) -> dict:

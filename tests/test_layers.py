@@ -1,10 +1,10 @@
 """The house's shape: code in a lower layer never imports a higher one.
 
-Layers, lowest first: the version and atomic file writing, games, search, agents,
-tournaments, analysis, the thesis wing, and the entry points (CLI, benchmarks, widgets,
-workbench, conformance, the bridges to other libraries). Every import of the package's
-own modules is read from the source (function-level ones included) and must go to its
-own layer or a lower one.
+Layers, lowest first: the version, atomic file writing and the registry class, games,
+search, agents, tournaments, analysis, the thesis wing, and the entry points (CLI,
+benchmarks, widgets, workbench, conformance, the bridges to other libraries). Every
+import of the package's own modules is read from the source (function-level ones
+included) and must go to its own layer or a lower one.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import chameleon_lab
 LAYERS = {
     "version": 0,
     "files": 0,
+    "registries": 0,
     "games": 1,
     "search": 2,
     "agents": 3,

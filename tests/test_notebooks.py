@@ -262,6 +262,7 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
     ("name", "params", "message"),
     [
         ("05_time_budgets", {"algorithms": ["minimax"]}, "unknown algorithm 'minimax'; valid"),
+        ("08_search_efficiency", {"algorithms": ["alphabeta"]}, "two-player games only"),
         ("04_thesis_tables", {"source": "dreams"}, "unknown source 'dreams'; valid values: legacy"),
         ("05_time_budgets", {"flavour": "fast"}, "unknown flavour 'fast'"),
         ("06_two_player_search", {"settings": ["warp"]}, "unknown setting 'warp'"),
@@ -280,6 +281,17 @@ def test_bad_parameters_stop_at_the_check_cell(name, params, message, tmp_path):
         )
     # cell 2 is papermill's injected parameters; cell 3 the check right after them
     assert f"notebook {name} failed in cell 3 (`# Check the parameters" in str(info.value)
+
+
+def test_the_thesis_four_of_the_profiles_are_the_thesis_flavours_searches():
+    from chameleon_lab.search.registry import algorithm_names
+    from chameleon_lab.workbench import THESIS_FOUR, check_algorithms
+
+    assert list(algorithm_names(flavour="thesis")) == THESIS_FOUR
+    assert check_algorithms(["maxn", "brs"]) == ["maxn", "brs"]
+    for bad, message in (([], "non-empty list"), ("maxn", "non-empty list"), (["dfpn"], "two")):
+        with pytest.raises(ValueError, match=message):
+            check_algorithms(bad)
 
 
 def test_the_python_api_refuses_parameters_a_notebook_does_not_declare(tmp_path):

@@ -22,7 +22,8 @@ import pandas as pd
 
 from ..agents import Agent
 from ..games.chameleon import Position
-from ..search.api import MULTIPLAYER, search
+from ..search import api
+from ..search.api import search
 from ..search.registry import get_algorithm
 
 #: Game phases by the pawns on the board (four-player games), as notebook 05 uses them.
@@ -60,7 +61,7 @@ def _phases(positions: Mapping[str, Sequence[Position]]) -> list[tuple[str, int,
 def nodes_per_depth(
     positions: Mapping[str, Sequence[Position]],
     depths: Sequence[int],
-    algorithms: Sequence[str] = MULTIPLAYER,
+    algorithms: Sequence[str] | None = None,
     normalize: Sequence[bool | None] = (None,),
     heuristic: str = "pawns100roles",
 ) -> pd.DataFrame:
@@ -68,7 +69,7 @@ def nodes_per_depth(
     position and depth: nodes (expanded + evaluated), Paranoid's evaluations for move
     ordering (not nodes), seconds; improved flavour."""
     rows = []
-    for algorithm in algorithms:
+    for algorithm in algorithms or api.MULTIPLAYER:
         for norm in normalize:
             options: dict[str, Any] = {"heuristic": heuristic}
             if norm is not None:
@@ -126,13 +127,13 @@ def pruning(per_position: pd.DataFrame) -> pd.DataFrame:
 def depth_at_budget(
     positions: Mapping[str, Sequence[Position]],
     budgets_ms: Sequence[float],
-    algorithms: Sequence[str] = MULTIPLAYER,
+    algorithms: Sequence[str] | None = None,
 ) -> pd.DataFrame:
     """One row per algorithm, phase, position and budget: the depth the improved
     search completed within the budget (iterative deepening, clock checked in the tree)."""
     rows = []
     first = positions[next(iter(positions))][0]
-    for algorithm in algorithms:
+    for algorithm in algorithms or api.MULTIPLAYER:
         Agent(algorithm, depth=1).choose(first)  # compile outside the clock
         for budget in budgets_ms:
             agent = Agent(algorithm, time_ms=float(budget))

@@ -24,12 +24,14 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from ..files import atomic_write, atomic_write_text
+from ..registries import used_entries
 
 #: The provenance file of an output folder.
 PROVENANCE = "PROVENANCE.json"
@@ -41,33 +43,72 @@ def _project() -> Path:
     return Path(__file__).resolve().parents[2]
 
 
-def source_hash(path: Path) -> str:
+def source_hash(path: Path, entries: Collection[str] | None = None) -> str:
     """The first 16 hex digits of a file's SHA-256 (what provenance compares).
 
     A source is hashed by what could change a result it makes: a Python module by its
     syntax tree without docstrings (comments, formatting and documentation do not
     count), a notebook by its code cells (not its prose, outputs or metadata); any
-    other file (a figure, a table) by its bytes."""
+    other file (a figure, a table) by its bytes. ``entries``: of a module that makes a
+    :class:`~chameleon_lab.registries.Registry`, the entries a run read; the others'
+    declarations do not count (an algorithm added leaves the artefacts without it
+    fresh)."""
     path = Path(path)
     if path.suffix not in (".py", ".ipynb"):
         return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
     stat = path.stat()
-    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+    keep = None if entries is None else frozenset(entries)
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, keep)
     if key not in _SOURCE_HASHES:  # a batch hashes every loaded module at every save
         data = path.read_bytes()
-        code = _python_code(data) if path.suffix == ".py" else _notebook_code(data)
+        code = _python_code(data, keep) if path.suffix == ".py" else _notebook_code(data)
         _SOURCE_HASHES[key] = hashlib.sha256(code).hexdigest()[:16]
     return _SOURCE_HASHES[key]
 
 
-#: source_hash's results by (path, modification time, size)
-_SOURCE_HASHES: dict[tuple[str, int, int], str] = {}
+#: source_hash's results by (path, modification time, size, entries kept)
+_SOURCE_HASHES: dict[tuple[str, int, int, frozenset[str] | None], str] = {}
 
 
-def _python_code(data: bytes) -> bytes:
+def _declarations(tree: Any) -> Iterator[tuple[str, Any]]:
+    """``(name, node)`` of every entry declared in a top-level ``X = Registry(...)``
+    statement: a call with a ``name="..."`` keyword or a dict display's
+    ``"name": value`` item (the node then spans key to value)."""
+    import ast
+
+    for stmt in tree.body:
+        value = getattr(stmt, "value", None)
+        if not (
+            isinstance(stmt, (ast.Assign, ast.AnnAssign))
+            and isinstance(value, ast.Call)
+            and getattr(value.func, "id", None) == "Registry"
+        ):
+            continue
+        for node in ast.walk(value):
+            if isinstance(node, ast.Call):
+                for kw in node.keywords:
+                    if kw.arg == "name" and isinstance(kw.value, ast.Constant):
+                        yield str(kw.value.value), node
+            elif isinstance(node, ast.Dict):
+                for k, v in zip(node.keys, node.values, strict=True):
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str):
+                        yield (
+                            k.value,
+                            ast.Tuple(
+                                elts=[],
+                                lineno=k.lineno,
+                                col_offset=k.col_offset,
+                                end_lineno=v.end_lineno,
+                                end_col_offset=v.end_col_offset,
+                            ),
+                        )
+
+
+def _python_code(data: bytes, keep: frozenset[str] | None = None) -> bytes:
     """A module's text without docstrings, comments and blank lines, trailing spaces
-    cut (its bytes if it does not parse: then any change counts). Text, not the syntax
-    tree: ``ast.dump`` differs between Python versions, the text does not."""
+    cut (its bytes if it does not parse: then any change counts), and with ``keep``
+    without the registry entries declared whose names are not in it. Text, not the
+    syntax tree: ``ast.dump`` differs between Python versions, the text does not."""
     import ast
     import io
     import tokenize
@@ -98,6 +139,10 @@ def _python_code(data: bytes) -> bytes:
             if alone:  # the docstring fills its lines (as formatted code has it)
                 for i in range(first, last + 1):
                     lines[i] = ""
+    for name, node in _declarations(tree) if keep is not None else ():
+        if name not in keep:  # an entry the run did not read: its lines do not count
+            for i in range(node.lineno - 1, node.end_lineno):
+                lines[i] = ""
     kept = [line.rstrip() for line in lines if line.strip()]
     return "\n".join(kept).encode()
 
@@ -112,8 +157,9 @@ def _notebook_code(data: bytes) -> bytes:
     return json.dumps(code).encode()
 
 
-def _sources(notebook: str | None) -> dict[str, str]:
-    """Project-relative path -> hash of the notebook and every loaded library module."""
+def _sources(notebook: str | None) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """Project-relative path -> hash of the notebook and every loaded library module;
+    and of each module that makes a registry, the names of the entries read."""
     root = _project()
     paths = set()
     for name, module in list(sys.modules.items()):
@@ -122,11 +168,15 @@ def _sources(notebook: str | None) -> dict[str, str]:
             paths.add(Path(file).resolve())
     if notebook:
         paths.add((root / "notebooks" / f"{notebook}.ipynb").resolve())
-    out = {}
+    sources, entries = {}, {}
     for path in sorted(paths):
         if path.is_relative_to(root) and path.exists():
-            out[path.relative_to(root).as_posix()] = source_hash(path)
-    return out
+            name = path.relative_to(root).as_posix()
+            read = used_entries(str(path))
+            if read is not None:
+                entries[name] = sorted(read)
+            sources[name] = source_hash(path, read)
+    return sources, entries
 
 
 def _commit() -> str | None:
@@ -170,13 +220,15 @@ def provenance() -> dict[str, Any]:
             versions[package] = version(package)
         except PackageNotFoundError:
             versions[package] = None
+    sources, entries = _sources(run.get("notebook"))
     return {
         "notebook": run.get("notebook"),
         "profile": run.get("profile"),
         "parameters": run.get("parameters", {}),
         "commit": _commit(),
         "versions": versions,
-        "sources": _sources(run.get("notebook")),
+        "sources": sources,
+        "entries": entries,
     }
 
 
@@ -253,10 +305,11 @@ def artefact_problems(folder: str | Path, files: list[Path] | None = None) -> li
             continue
         if entry.get("sha256") != source_hash(path):
             problems.append(f"{path.name}: changed since its run wrote it")
+        read = entry.get("entries", {})
         changed = [
             src
             for src, digest in entry.get("sources", {}).items()
-            if not (root / src).exists() or source_hash(root / src) != digest
+            if not (root / src).exists() or source_hash(root / src, read.get(src)) != digest
         ]
         if changed:
             more = ", ..." if len(changed) > 3 else ""

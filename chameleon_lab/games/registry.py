@@ -20,19 +20,24 @@ from typing import Any
 
 import numpy as np
 
+from ..registries import Registry
 from .heuristics import HeuristicRegistry
 from .protocol import GameInfo, GameOps
 
-#: The library's own games, imported (and so registered) on first use of the registry.
-BUILTIN_GAMES = {
-    "chameleon": "chameleon_lab.games.chameleon",
-    "tictactoe": "chameleon_lab.games.mnk",
-    "gomoku": "chameleon_lab.games.mnk",
-    "nim": "chameleon_lab.games.nim",
-    "dice": "chameleon_lab.games.dice",
-    "othello": "chameleon_lab.games.othello",
-    "connect4": "chameleon_lab.games.connect4",
-}
+#: The library's own games by the package that registers each, imported on first use
+#: of the game (a run that plays one game loads no other).
+BUILTIN_GAMES: Registry[str] = Registry(
+    __name__,
+    {
+        "chameleon": "chameleon_lab.games.chameleon",
+        "tictactoe": "chameleon_lab.games.mnk",
+        "gomoku": "chameleon_lab.games.mnk",
+        "nim": "chameleon_lab.games.nim",
+        "dice": "chameleon_lab.games.dice",
+        "othello": "chameleon_lab.games.othello",
+        "connect4": "chameleon_lab.games.connect4",
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -132,8 +137,10 @@ def game_names() -> list[str]:
 
 def game_entry(name: str) -> GameEntry:
     """The registry entry of ``name``; ``ValueError`` listing the games if unknown."""
-    _load_builtins()
+    if isinstance(name, str) and name in BUILTIN_GAMES and name not in _GAMES:
+        importlib.import_module(BUILTIN_GAMES[name])
     if not isinstance(name, str) or name not in _GAMES:
+        _load_builtins()  # to list them all
         raise ValueError(f"unknown game {name!r}; valid games: {', '.join(sorted(_GAMES))}")
     return _GAMES[name]
 

@@ -37,16 +37,30 @@ from .registry import (
     register_flavour,
 )
 
-ALGORITHMS = algorithm_names()
-#: The multi-player searches by depth (any number of players): the thesis's four and
-#: those beyond (Monte Carlo tree search, without a depth, is not among them).
-MULTIPLAYER = algorithm_names(players=4, budget="depth")
-#: The thesis's four searches (those its flavour runs).
-THESIS_ALGORITHMS = algorithm_names(flavour="thesis")
+#: Lists read from the registry when first asked for (:func:`__getattr__`), so that
+#: importing this module reads no entry (see :mod:`chameleon_lab.registries`).
+_LISTS = {
+    # every algorithm's name
+    "ALGORITHMS": lambda: algorithm_names(),
+    # the multi-player searches by depth (any number of players): the thesis's four and
+    # those beyond (Monte Carlo tree search, without a depth, is not among them)
+    "MULTIPLAYER": lambda: algorithm_names(players=4, budget="depth"),
+    # the thesis's four searches (those its flavour runs)
+    "THESIS_ALGORITHMS": lambda: algorithm_names(flavour="thesis"),
+    # the thesis's settings: MaxN and MaxN-IS always normalise; the algorithm
+    # comparison ran Paranoid with and Hypermax without normalisation
+    "DEFAULT_NORMALIZE": lambda: {a.name: a.normalize for a in REGISTRY.values()},
+}
 
-#: The thesis's settings: MaxN and MaxN-IS always normalise; the algorithm comparison
-#: ran Paranoid with and Hypermax without normalisation.
-DEFAULT_NORMALIZE = {a.name: a.normalize for a in REGISTRY.values()}
+
+def __getattr__(name: str) -> Any:
+    """``ALGORITHMS``, ``MULTIPLAYER``, ``THESIS_ALGORITHMS``, ``DEFAULT_NORMALIZE``:
+    read from the registry on use (reading them reads every entry)."""
+    if name in _LISTS:
+        return _LISTS[name]()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 #: The node budget of a search that needs none (it ends by itself, as df-pn does).
 UNBOUNDED = 2**62
 
@@ -143,7 +157,7 @@ def deep_search(
     """
     algorithm = check_algorithm(algorithm)
     if normalize is None:
-        normalize = DEFAULT_NORMALIZE[algorithm]
+        normalize = get_algorithm(algorithm).normalize
     if max_sum is None:
         spec = get_algorithm(algorithm)
         if "max_sum" in spec.options and not normalize:
@@ -198,7 +212,7 @@ def search(
     positions, the same count on every machine). The improved flavour accepts any
     combination and stops at the first one spent; the thesis flavour exactly one of
     depth and time, as the original program had. ``normalize=None`` takes the thesis's
-    setting per algorithm (:data:`DEFAULT_NORMALIZE`). ``max_sum`` is MaxN-IS's bound on
+    setting per algorithm (its registry entry's ``normalize``). ``max_sum`` is MaxN-IS's bound on
     a score vector's sum; ``deep`` (thesis flavour, MaxN-IS) turns on the unsound deep
     pruning of the thesis's figure 4.5; ``tt_bits`` sizes the transposition table
     (default: the algorithm's; Paranoid's 2**18 entries, none for the two-player

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..games.chameleon.heuristics import count_pawns
 from ..games.protocol import GameOps
-from ..search.api import DEFAULT_NORMALIZE, check_algorithm, check_budget, check_node_rate
+from ..search.api import check_algorithm, check_budget, check_node_rate
 from ..search.core import (
     GameLike,
     RootResult,
@@ -398,7 +398,7 @@ def root_algorithm(
             f"{algorithm} has no thesis flavour; the thesis's algorithms: {', '.join(ROOT_CLASSES)}"
         )
     if normalize is None:
-        normalize = DEFAULT_NORMALIZE[algorithm]
+        normalize = get_algorithm(algorithm).normalize
     game = resolve_game(None, game)
     evaluate = leaf_evaluator(game, heuristic)
     ops = game if isinstance(game, GameOps) else game.ops
