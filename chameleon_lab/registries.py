@@ -18,7 +18,7 @@ provenance can tell one entry's lines from another's
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Generic, TypeVar
 
@@ -31,9 +31,18 @@ REGISTRIES: list[Registry] = []
 class Registry(Mapping[str, T], Generic[T]):
     """Entries by name, declared in ``module``; remembers the names read."""
 
-    def __init__(self, module: str, entries: Mapping[str, T]) -> None:
+    def __init__(
+        self,
+        module: str,
+        entries: Mapping[str, T],
+        code: Callable[[T], Iterable[str]] | None = None,
+    ) -> None:
         self.module = module
         self._entries = dict(entries)
+        #: the modules an entry's code lives in (loaded when the entry is used, so a
+        #: run whose games were played by worker processes, or read from records,
+        #: may not have loaded them itself)
+        self.code = code
         self.used: set[str] = set()
         REGISTRIES.append(self)
 
@@ -63,3 +72,14 @@ def used_entries(path: str) -> frozenset[str] | None:
         if file is not None and Path(file).resolve() == target:
             found = (found or frozenset()) | registry.used
     return found
+
+
+def modules_read() -> set[str]:
+    """The modules whose code the entries read in this process use (each registry's
+    ``code``), whether or not this process imported them."""
+    out: set[str] = set()
+    for registry in REGISTRIES:
+        if registry.code is not None:
+            for name in registry.used:
+                out.update(registry.code(registry._entries[name]))
+    return out

@@ -161,19 +161,23 @@ def test_a_registry_remembers_what_was_read():
 
 def test_a_run_reads_only_the_entries_it_uses():
     """A search of Chameleon Chess in a fresh process reads one algorithm and one game
-    and loads no other game's package and no algorithm module it does not run."""
+    and loads no other game's package and no algorithm module it does not run; the
+    code of an entry it reads counts as a source even where it ran elsewhere."""
     code = (
         "import sys\n"
         "from chameleon_lab.agents import Agent\n"
         "from chameleon_lab.analysis.output import provenance\n"
         "from chameleon_lab.games.registry import get_game\n"
         "Agent('paranoid', depth=1).choose(get_game('chameleon').start())\n"
-        "import json; print(json.dumps([provenance()['entries'], sorted(sys.modules)]))\n"
+        "import json; first = [provenance()['entries'], sorted(sys.modules)]\n"
+        "from chameleon_lab.search.registry import get_algorithm\n"
+        "get_algorithm('mcts')  # read (as a pool's parent does), never run here\n"
+        "print(json.dumps([*first, sorted(provenance()['sources'])]))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     ).stdout
-    entries, modules = json.loads(out.splitlines()[-1])
+    entries, modules, sources = json.loads(out.splitlines()[-1])
     assert entries == {
         "chameleon_lab/games/registry.py": ["chameleon"],
         "chameleon_lab/search/registry.py": ["paranoid"],
@@ -182,6 +186,9 @@ def test_a_run_reads_only_the_entries_it_uses():
         assert f"chameleon_lab.games.{other}" not in modules
     for other in ("mcts", "dfpn", "bestreply", "speculative"):
         assert f"chameleon_lab.search.{other}" not in modules
+    # an entry read puts its code on the path, loaded here or not
+    assert "chameleon_lab/search/mcts.py" in sources
+    assert "chameleon_lab/search/dfpn.py" not in sources
 
 
 def _book_at(folder: Path) -> dict:

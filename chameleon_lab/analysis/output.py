@@ -20,6 +20,7 @@ edited does not make it stale.
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
 import os
 import subprocess
@@ -31,7 +32,7 @@ from typing import Any
 import pandas as pd
 
 from ..files import atomic_write, atomic_write_text
-from ..registries import used_entries
+from ..registries import modules_read, used_entries
 
 #: The provenance file of an output folder.
 PROVENANCE = "PROVENANCE.json"
@@ -161,6 +162,8 @@ def _sources(notebook: str | None) -> tuple[dict[str, str], dict[str, list[str]]
     """Project-relative path -> hash of the notebook and every loaded library module;
     and of each module that makes a registry, the names of the entries read."""
     root = _project()
+    for name in sorted(modules_read()):  # the code of every entry read: on the path
+        importlib.import_module(name)
     paths = set()
     for name, module in list(sys.modules.items()):
         file = getattr(module, "__file__", None)

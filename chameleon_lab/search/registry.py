@@ -106,6 +106,13 @@ _SUITE = "chameleon_lab.search.suite"
 _DFPN = "chameleon_lab.search.dfpn"
 _MCTS = "chameleon_lab.search.mcts"
 
+
+def code_modules(algorithm: Algorithm) -> set[str]:
+    """The modules the entry's code lives in."""
+    parts = ("node", "root_args", "driver", "workspace", "options_class")
+    return {ref.partition(":")[0] for ref in map(algorithm.__getattribute__, parts) if ref}
+
+
 ALGORITHMS: Registry[Algorithm] = Registry(
     __name__,
     {
@@ -262,6 +269,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             ),
         )
     },
+    code=code_modules,
 )
 
 
