@@ -16,10 +16,20 @@ Every other game is found by name: ``get_game("gomoku", width=9, height=9).start
 # of the searches
 from . import compiled_cache, thesis  # noqa: F401
 from .games import get_game
-from .games.chameleon import Colour, Game, IllegalMoveError, Move, Player, Position, Role
+from .games.chameleon import (
+    ChameleonMatch,
+    Colour,
+    Game,
+    IllegalMoveError,
+    Move,
+    Player,
+    Position,
+    Role,
+)
 from .version import __version__
 
 __all__ = [
+    "ChameleonMatch",
     "Colour",
     "Game",
     "IllegalMoveError",

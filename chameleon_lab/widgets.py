@@ -20,7 +20,7 @@ from itertools import pairwise
 from typing import Any
 
 from .agents import Agent, Decision
-from .games.chameleon import Game, Position
+from .games.chameleon import ChameleonMatch, Position
 from .games.match import Match
 from .games.registry import get_game
 from .pondering import Ponderer
@@ -118,7 +118,7 @@ class PlayAgainst:
         self.agent = agent
         self.ponderer = Ponderer(agent) if ponder else None
         if start is None and agent.game == "chameleon":
-            self.game: Match = Game(players=players, move_limit=move_limit)
+            self.game: Match = ChameleonMatch(players=players, move_limit=move_limit)
         else:
             start = get_game(agent.game).start() if start is None else start
             self.game = Match(start, move_limit=move_limit)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from chameleon_lab.games.chameleon import Colour, Game, Position
+from chameleon_lab.games.chameleon import ChameleonMatch, Colour, Position
 
 
 def random_positions(count: int, seed: int, max_moves: int = 60) -> list[Position]:
@@ -13,7 +13,7 @@ def random_positions(count: int, seed: int, max_moves: int = 60) -> list[Positio
     rng = random.Random(seed)
     positions = []
     while len(positions) < count:
-        game = Game(players=rng.sample(list(Colour), rng.randint(2, 4)), move_limit=None)
+        game = ChameleonMatch(players=rng.sample(list(Colour), rng.randint(2, 4)), move_limit=None)
         for _ in range(rng.randint(0, max_moves)):
             if game.is_over or not game.position.legal_moves:
                 break

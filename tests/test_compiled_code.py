@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from numba import njit, types
 
-from chameleon_lab.games.chameleon import CHAMELEON_OPS, Game
+from chameleon_lab.games.chameleon import CHAMELEON_OPS, ChameleonMatch
 from chameleon_lab.games.chameleon import kernel as K
 from chameleon_lab.games.chameleon.heuristics import count_pawns_100_roles
 from chameleon_lab.games.registry import get_game
@@ -45,14 +45,14 @@ def _fresh(template, ops, evaluate, **options):
 def test_make_move_takes_no_references():
     # compiled afresh: numba does not show the code of functions loaded from its cache
     make = njit(K.make_move.py_func)
-    state = np.array(Game(move_limit=None).position.state)
+    state = np.array(ChameleonMatch(move_limit=None).position.state)
     make(state, int(K.legal_moves(state)[0]), np.zeros((1, K.UNDO_SIZE), dtype=np.int64), 0)
     assert _increfs(make) == 0
 
 
 @pytest.mark.parametrize("algorithm", ["maxn", "maxnis", "paranoid", "hypermax"])
 def test_thesis_node_functions_take_references_only_on_entry(algorithm):
-    thesis_search(Game(move_limit=None).position, algorithm, depth=2)
+    thesis_search(ChameleonMatch(move_limit=None).position, algorithm, depth=2)
     node = _fresh(getattr(T, f"{algorithm}_node"), CHAMELEON_OPS, count_pawns_100_roles)
     arrays = sum(isinstance(t, types.Array) for t in node.signatures[0])
     assert _increfs(node) <= arrays  # one per array argument it uses
@@ -62,7 +62,7 @@ def test_thesis_node_functions_take_references_only_on_entry(algorithm):
 def test_improved_node_functions_take_no_references(algorithm):
     # recursive: a reference per array argument and node would cost half the speed, so
     # they are compiled without reference counting (see :mod:`chameleon_lab.search.improved`)
-    search(Game(move_limit=None).position, algorithm, flavour="improved", depth=2)
+    search(ChameleonMatch(move_limit=None).position, algorithm, flavour="improved", depth=2)
     template = getattr(I, f"{algorithm}_node")
     node = _fresh(template, CHAMELEON_OPS, count_pawns_100_roles, _nrt=False)
     llvm = node.inspect_llvm(node.signatures[0]).split("\ndefine")[1]

@@ -9,11 +9,11 @@ import sys
 import pytest
 
 from chameleon_lab.cli import main
-from chameleon_lab.games.chameleon import Game, Position
+from chameleon_lab.games.chameleon import ChameleonMatch, Position
 
 
 def test_move_limit_is_a_rule_of_the_game():
-    game = Game(players="RG", move_limit=3)
+    game = ChameleonMatch(players="RG", move_limit=3)
     for _ in range(3):
         game.play(game.position.legal_moves[0])
     assert game.is_over and game.result.reason == "move_limit"
@@ -23,7 +23,7 @@ def test_move_limit_is_a_rule_of_the_game():
 
 
 def test_no_move_limit_plays_on():
-    game = Game(players="RG", move_limit=None)
+    game = ChameleonMatch(players="RG", move_limit=None)
     for _ in range(150):
         if game.is_over:
             break
@@ -34,11 +34,11 @@ def test_no_move_limit_plays_on():
 @pytest.mark.parametrize("limit", [0, -5, 2.5, True, "100"])
 def test_bad_move_limits_are_rejected(limit):
     with pytest.raises(ValueError, match="move_limit"):
-        Game(move_limit=limit)
+        ChameleonMatch(move_limit=limit)
 
 
 def test_game_records_the_capture_flag():
-    game = Game(
+    game = ChameleonMatch(
         start=Position.from_pawns(
             [(0, 5, 5, 3), (1, 3, 5, 0), (1, 3, 6, 1)], to_move=0, limits=(3, 5, 4, 6)
         )

@@ -16,10 +16,11 @@ from chameleon_lab.agents import Agent
 from chameleon_lab.games.chameleon import Position
 from chameleon_lab.games.chameleon import kernel as K
 from chameleon_lab.games.chameleon.heuristics import evaluate
+from chameleon_lab.games.registry import get_game
 from chameleon_lab.games.trees import TREE_OPS, ExplicitTree, tree_values
 from chameleon_lab.search.api import deep_search, search
 from chameleon_lab.search.core import Budget
-from chameleon_lab.search.deepening import iterative_deepening
+from chameleon_lab.search.deepening import DeepWorkspace, iterative_deepening
 
 
 def paranoid_minimax(state: np.ndarray, depth: int, max_player: int, norm: bool) -> float:
@@ -273,3 +274,16 @@ print(json.dumps(out))
     for algorithm, (depth, seconds) in json.loads(done.stdout).items():
         assert depth >= 2, algorithm  # within 400 ms, beyond the one free iteration
         assert seconds < 0.5, algorithm  # a new heuristic: compiled again, off the clock
+
+
+@pytest.mark.parametrize("algorithm", ["paranoid", "alphabeta", "dfpn", "mcts"])
+def test_a_workspace_of_another_game_is_refused_naming_both(algorithm):
+    from chameleon_lab.search.registry import get_algorithm
+
+    spec = get_algorithm(algorithm)
+    kind = spec.code("workspace") or DeepWorkspace
+    nim = get_game("nim", heaps=[1, 2])
+    ws = kind(get_game("tictactoe").ops, spec.tt_bits)
+    budget = {"iterations": 10} if algorithm == "mcts" else {"nodes": 100}
+    with pytest.raises(ValueError, match=r"made for the game 'tictactoe'.*'nim'"):
+        search(nim.start(), algorithm, workspace=ws, **budget)

@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from chameleon_lab.games.chameleon import Game, Position, draw_grid, save_picture
+from chameleon_lab.games.chameleon import ChameleonMatch, Position, draw_grid, save_picture
 from chameleon_lab.games.chameleon.render import FIELD_FILL, PAWN_FILL
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -71,5 +71,5 @@ def test_grid_figure_has_one_axes_per_slot():
 
 
 def test_game_picture_shows_the_last_move():
-    game = Game().play("b1-c3")
+    game = ChameleonMatch().play("b1-c3")
     assert len(list(parse(game._repr_svg_()).iter(f"{NS}line"))) == 1

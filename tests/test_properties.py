@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chameleon_lab.games.chameleon import Colour, Game, Position, Role
+from chameleon_lab.games.chameleon import ChameleonMatch, Colour, Position, Role
 from chameleon_lab.games.chameleon import kernel as K
 
 seatings = st.lists(st.sampled_from(list(Colour)), min_size=2, max_size=4, unique=True)
@@ -18,7 +18,7 @@ SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[Healt
 
 def playout(seating, picks, move_limit=None):
     """Positions of a game following ``picks`` (indices modulo the legal move count)."""
-    game = Game(players=seating, move_limit=move_limit)
+    game = ChameleonMatch(players=seating, move_limit=move_limit)
     for pick in picks:
         if game.is_over:
             break
@@ -87,7 +87,7 @@ def test_limits_never_grow_and_pawns_never_reappear(seating, picks):
         assert len(before.pawns) - 2 <= len(after.pawns) <= len(before.pawns)
 
 
-def check_deadlock_rule(game: Game) -> int:
+def check_deadlock_rule(game: ChameleonMatch) -> int:
     """Assert the deadlock rule on every move of ``game``; return how often it fired.
 
     The rule is predicted from the position before the move, independently of the

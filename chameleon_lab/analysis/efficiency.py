@@ -26,7 +26,7 @@ from ..search import api
 from ..search.api import search
 from ..search.registry import get_algorithm
 
-#: Game phases by the pawns on the board (four-player games), as notebook 05 uses them.
+#: ChameleonMatch phases by the pawns on the board (four-player games), as notebook 05 uses them.
 PHASES = {"opening (13-16)": (13, 16), "middle (9-12)": (9, 12), "late (5-8)": (5, 8)}
 
 
@@ -35,12 +35,12 @@ def phase_positions(per_phase: int = 4, seed: int = 7) -> dict[str, list[Positio
     random play with all four players still in the game: the same on every machine."""
     from random import Random
 
-    from ..games.chameleon import Game
+    from ..games.chameleon import ChameleonMatch
 
     rng = Random(seed)
     out: dict[str, list[Position]] = {name: [] for name in PHASES}
     while any(len(v) < per_phase for v in out.values()):
-        game = Game(move_limit=None)
+        game = ChameleonMatch(move_limit=None)
         for _ in range(rng.randint(0, 120)):
             if game.is_over:
                 break

@@ -21,10 +21,10 @@ each agent to each agent it finished ahead of, or level with) is strongly connec
 
 Ties need weighted choices (see :func:`plackett_luce`), which the top-1 fits of
 ``choix`` do not take: repeating choices to whole-number weights multiplies the data by
-up to 12 (by 4 with four-way draws, where ``choix.ilsr_top1`` took 0.07 to 0.1 s for
-9 agents and 300 four-player games). So the fit is Newton-Raphson on the concave
-log-likelihood of the distinct weighted choices, vectorised, which takes about a
-millisecond there and keeps the bootstrap fast. Where no weights are needed it gives
+up to 12 (by 4 with four-way draws), which makes a bootstrap of many fits slow. So the
+fit is Newton-Raphson on the concave log-likelihood of the distinct weighted choices,
+vectorised, about a hundred times faster (``docs/benchmarks.md``, "Measurements behind
+the design"). Where no weights are needed it gives
 the estimate of ``choix.ilsr_top1`` with ``alpha=0`` (the tests check this, and check
 both kinds of data against likelihoods written out by hand).
 

@@ -97,12 +97,12 @@ def bench_positions(count: int = 12, seed: int = 2024, min_pawns: int = 12) -> l
     """
     from random import Random
 
-    from ..games.chameleon import Game
+    from ..games.chameleon import ChameleonMatch
 
     rng = Random(seed)
     positions: list[Position] = []
     while len(positions) < count:
-        game = Game(move_limit=None)
+        game = ChameleonMatch(move_limit=None)
         for _ in range(rng.randint(4, 24)):
             moves = game.position.legal_moves
             if game.is_over or not moves:
@@ -268,10 +268,10 @@ def selfplay(
     from tqdm.auto import tqdm
 
     from ..agents import Agent
-    from ..games.chameleon import Game
+    from ..games.chameleon import ChameleonMatch
 
     agent = Agent(algorithm, time_ms=time_ms)
-    game = Game(move_limit=move_limit)
+    game = ChameleonMatch(move_limit=move_limit)
     stats = []
     with tqdm(
         total=move_limit, desc=f"{algorithm} {time_ms:g} ms", leave=False, disable=not progress

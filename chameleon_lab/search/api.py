@@ -23,8 +23,8 @@ from .core import (
     leaf_evaluator,
     ops_of,
     resolve_game,
-    shared_workspace,
     state_of,
+    workspace_for,
 )
 from .deepening import DeepSearch, DeepWorkspace, iterative_deepening
 from .registry import ALGORITHMS as REGISTRY
@@ -289,13 +289,7 @@ def _improved(
     method = deep_search(
         algorithm, game=game, heuristic=heuristic, normalize=normalize, max_sum=max_sum
     )
-    if workspace is None:
-        workspace = shared_workspace(DeepWorkspace, method.game, tt_bits)
-    elif workspace.game is not method.game or workspace.tt_bits != tt_bits:
-        raise ValueError(
-            f"the workspace was made for the game {workspace.game.name!r} with "
-            f"tt_bits={workspace.tt_bits}; make one with DeepWorkspace(game, tt_bits)"
-        )
+    workspace = workspace_for(DeepWorkspace, method.game, tt_bits, workspace)
     return iterative_deepening(method, state_of(position), budget, workspace)
 
 

@@ -55,6 +55,7 @@ import numpy as np
 from numba import njit
 
 from ..games.heuristics import normalize
+from ..games.protocol import MAX_PLAYERS
 from .core import MAX_PLIES, evaluate, generate, key, make, pass_to, player_of, unmake
 from .improved import (
     _BIG,
@@ -146,8 +147,8 @@ def brs_node(
         reply[ply, i] = moves[ply, i]
         owner[ply, i] = p
     if not maximising and not plus:
-        for j in range(1, 4):
-            r = (p + j) & 3
+        for j in range(1, MAX_PLAYERS):
+            r = (p + j) % MAX_PLAYERS
             if r == max_player:
                 continue
             previous = pass_to(state, r)

@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from ..games.heuristics import after_move_of, normalize
-from ..games.protocol import GameOps
+from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.protocol import Position as ProtocolPosition
 from ..games.registry import Game, get_game
 from ..games.specialise import specialise
@@ -53,14 +53,14 @@ IN_GAME = (1, 1, 1, 1)
 @njit(cache=True)
 def _copy_row(vals: np.ndarray, src: int, dst: int) -> None:
     """Copy row ``src`` of a per-ply table to row ``dst``."""
-    for i in range(4):
+    for i in range(MAX_PLAYERS):
         vals[dst, i] = vals[src, i]
 
 
 @njit(cache=True)
 def _copy_in(vals: np.ndarray, dst: int, v: np.ndarray) -> None:
     """Copy the vector ``v`` to row ``dst`` of a per-ply table."""
-    for i in range(4):
+    for i in range(MAX_PLAYERS):
         vals[dst, i] = v[i]
 
 
@@ -76,7 +76,7 @@ def _terminal_leaf(state, out):  # pragma: no cover - compiled by leaf_function
     """A finished position scored from its returns; others by the heuristic."""
     if player_of(state) < 0:
         returns(state, out)
-        for q in range(4):
+        for q in range(MAX_PLAYERS):
             out[q] = (out[q] - MIN_UTILITY) * TERMINAL_SCALE if IN_GAME[q] else 0.0
     else:
         heuristic(state, out)
@@ -94,7 +94,7 @@ def leaf_function(
     found = _LEAF_FUNCTIONS.get(memo)
     if found is not None:
         return found[0]
-    mask = tuple(1 if q in players else 0 for q in range(4))
+    mask = tuple(1 if q in players else 0 for q in range(MAX_PLAYERS))
     leaf = specialise(
         _terminal_leaf,
         {
@@ -347,7 +347,7 @@ def no_pass_to(state: np.ndarray, player: int) -> int:
 @njit(cache=True)
 def no_returns(state: np.ndarray, out: np.ndarray) -> None:
     """The returns of a game that declares none (an explicit tree): zero for all."""
-    for q in range(4):
+    for q in range(MAX_PLAYERS):
         out[q] = 0.0
 
 
@@ -452,7 +452,8 @@ def shared_workspace(kind: Callable[[GameOps, int], Any], game: GameOps, tt_bits
     :data:`SHARED_TT_BITS`), else a new one. A search depends on nothing its workspace
     held before (table entries carry the search's stamp; counters, killers and history
     are cleared when it starts), and making and first touching fresh tables costs more
-    than a small search itself (a 2^18-entry table: ~3 ms)."""
+    than a small search itself (``docs/benchmarks.md``, "Measurements behind the
+    design")."""
     if tt_bits > SHARED_TT_BITS:
         return kind(game, tt_bits)
     kept = getattr(_SHARED, "workspaces", None)
@@ -463,6 +464,23 @@ def shared_workspace(kind: Callable[[GameOps, int], Any], game: GameOps, tt_bits
     if ws is None or ws.game is not game:
         ws = kept[slot] = kind(game, tt_bits)
     return ws
+
+
+def workspace_for(
+    kind: Callable[[GameOps, int], Any], game: GameOps, tt_bits: int, workspace: Any = None
+) -> Any:
+    """``workspace`` if it was made for ``game`` with ``tt_bits``, else ``ValueError``
+    saying what to make instead; without one, this thread's shared workspace of ``kind``
+    (:func:`shared_workspace`)."""
+    if workspace is None:
+        return shared_workspace(kind, game, tt_bits)
+    if workspace.game is not game or workspace.tt_bits != tt_bits:
+        raise ValueError(
+            f"the workspace was made for the game {workspace.game.name!r} with "
+            f"tt_bits={workspace.tt_bits}, this search needs {game.name!r} with "
+            f"tt_bits={tt_bits}: make one with {kind.__name__}(game_ops, {tt_bits})"
+        )
+    return workspace
 
 
 #: Bytes one transposition-table entry takes (four int64 columns and a float64 value).

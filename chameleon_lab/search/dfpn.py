@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from ..games.protocol import GameOps
+from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.registry import Game
 from ..games.specialise import specialise
 from .core import (
@@ -59,10 +59,10 @@ from .core import (
     player_of,
     resolve_game,
     returns,
-    shared_workspace,
     state_of,
     unmake,
     working_state,
+    workspace_for,
 )
 from .improved import now_ns
 
@@ -227,7 +227,7 @@ class DfpnWorkspace:
         check_tt_bits(self.tt_bits)
         self.arrays = {
             "tt": np.full((1 << self.tt_bits, 3), EMPTY, dtype=np.int64),
-            "out": np.zeros(4),
+            "out": np.zeros(MAX_PLAYERS),
             "stats": np.zeros(11, dtype=np.int64),
         }
         self.questions = 0  # asked with this table: each salts its keys differently
@@ -247,13 +247,7 @@ class DfpnWorkspace:
 def _workspace(game: Game, tt_bits: int, workspace: DfpnWorkspace | None) -> DfpnWorkspace:
     """``workspace`` (checked against the game and table size), else this thread's
     shared one, with rows for the game's longest line."""
-    if workspace is None:
-        workspace = shared_workspace(DfpnWorkspace, game.ops, tt_bits)
-    elif workspace.game is not game.ops or workspace.tt_bits != tt_bits:
-        raise ValueError(
-            f"the workspace was made for {workspace.game.name!r} with tt_bits="
-            f"{workspace.tt_bits}; make one with DfpnWorkspace(game.ops, tt_bits)"
-        )
+    workspace = workspace_for(DfpnWorkspace, game.ops, tt_bits, workspace)
     workspace.ensure((game.info.max_length or 1022) + 2)
     return workspace
 

@@ -55,6 +55,7 @@ from typing import Any
 import numpy as np
 
 from ..games.heuristics import normalize
+from ..games.protocol import MAX_PLAYERS
 from ..games.registry import Game, get_game
 from .api import search
 from .core import MAX_DEPTH, leaf_evaluator, state_of
@@ -257,7 +258,7 @@ def paranoid_minimax(
     scored by ``evaluate`` (normalised if ``norm``)."""
     children = position.successors() if depth > 0 and not position.is_over else []
     if not children:
-        s = np.zeros(4)
+        s = np.zeros(MAX_PLAYERS)
         evaluate(state_of(position), s)
         if norm:
             normalize(s)
@@ -339,7 +340,7 @@ def brs_minimax(
     ops = game.ops
 
     def value_of(s: np.ndarray) -> float:
-        v = np.zeros(4)
+        v = np.zeros(MAX_PLAYERS)
         evaluate(s, v)
         if norm:
             normalize(v)

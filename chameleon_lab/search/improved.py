@@ -41,8 +41,8 @@ table. The heuristic writes into ``leaf``, a row of four floats, as in
 :mod:`chameleon_lab.thesis.nodes`. The node functions take these tables with the
 ``moves`` and ``undo`` rows as one numpy record (:func:`tables_dtype`), which numba
 passes as one pointer; as six arrays they cost every recursive call some fifty machine
-words of arguments (with the record MaxN went from 18.7 to 22 M nodes/s, Paranoid from
-13.8 to 16 M).
+words of arguments (measured in ``docs/benchmarks.md``, "Measurements behind the
+design").
 
 Speed: the node functions are compiled without numba's reference counting
 (``_nrt=False``). With it, every recursive call took a reference to each of its seven
@@ -54,14 +54,13 @@ price is that the node functions may not allocate (numba refuses to compile them
 slices. The small helpers are inlined (``inline="always"``) so that they, too, run
 without reference counts. A node one ply above the depth limit scores its children
 in its own loop (make, evaluate, take back) instead of calling itself for each leaf:
-the same counts and values, without a recursive call per leaf, which cost Paranoid
-about 13 % and MaxN-IS about 11 % of their time on the midgame positions of
-``chameleon-lab bench depths``. There a leaf is scored by the heuristic's incremental
-form where it has one and answers (``_score_child``; the thesis's Chameleon
-heuristics do for moves that remove no pawn), without making the move: same counts and
-values again, and on those positions MaxN, MaxN-IS and Hypermax took 0.45 to 0.6 and
-Paranoid about 0.65 of the time. Paranoid's loop (``_paranoid_frontier``) also
-writes its counters and principal variation once per node rather than once per leaf.
+the same counts and values, without a recursive call per leaf. There a leaf is scored
+by the heuristic's incremental form where it has one and answers (``_score_child``; the
+thesis's Chameleon heuristics do for moves that remove no pawn), without making the
+move: same counts and values again, in less time (both measured in
+``docs/benchmarks.md``, "Measurements behind the design"). Paranoid's loop
+(``_paranoid_frontier``) also writes its counters and principal variation once per
+node rather than once per leaf.
 """
 
 from __future__ import annotations
@@ -89,7 +88,7 @@ from .core import (
     unmake,
 )
 
-#: The clock is read every this many nodes (about 0.2 ms at 5 M nodes/s).
+#: The clock is read every this many nodes (a fraction of a millisecond).
 CHECK_EVERY = 1024
 #: Margin added to MaxN-IS's maximum sum so that rounding never makes pruning unsound.
 MARGIN = 1e-9
@@ -245,8 +244,8 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
         [
             ("moves", np.int64, (p, row)),
             ("undo", np.int64, (p, undo_size)),
-            ("vals", np.float64, (ROOT_ROW + row, 4)),
-            ("leaf", np.float64, (4,)),
+            ("vals", np.float64, (ROOT_ROW + row, MAX_PLAYERS)),
+            ("leaf", np.float64, (MAX_PLAYERS,)),
             ("ictl", np.int64, (ROOT_ORDER + row,)),
             ("pv", np.int64, (p, p)),
             ("keys", np.float64, (p, width)),
@@ -307,7 +306,7 @@ def _hypermax_leaf(
     """Hypermax's leaf vector into ``vals[row]``: each player's score minus the mean over
     the players taking part (0 for the others)."""
     avg = (leaf[0] + leaf[1] + leaf[2] + leaf[3]) / n_players
-    for q in range(4):
+    for q in range(MAX_PLAYERS):
         vals[row, q] = leaf[q] - avg if players[q] else 0.0
 
 
@@ -541,11 +540,10 @@ def paranoid_node(
     back; counted in ``S_ORDER_EVALS``, not as nodes), else in generation order. Only
     the order changes, so the value does not. Just above the leaves ordering would cost
     an evaluation per child to save some of the same evaluations, so it starts two
-    plies up (as the two-player suite's ``ordering``). On the four-player midgame
-    positions of ``chameleon-lab bench depths`` depth 8 took 57.4 M, 11.1 M, 273 M and
-    11.2 M nodes in generation order and 28.7 M, 3.9 M, 75.0 M and 10.4 M ordered. The
-    history heuristic and killer moves, tried as well, saved nodes on one position and
-    cost them on another, and time on both.
+    plies up (as the two-player suite's ``ordering``). Ordering saves nodes on every
+    midgame position measured; the history heuristic and killer moves, tried as well,
+    saved nodes on one position and cost them on another, and time on both (figures in
+    ``docs/benchmarks.md``, "Measurements behind the design").
     """
     moves, undo, vals, leaf, ictl, pv = _unpack(tables)
     keys, perm = tables.keys, tables.perm

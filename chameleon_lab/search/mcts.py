@@ -82,9 +82,9 @@ from .core import (
     player_of,
     resolve_game,
     returns,
-    shared_workspace,
     state_of,
     unmake,
+    workspace_for,
 )
 from .improved import now_ns
 
@@ -154,14 +154,14 @@ def _rewards(state, out, leaf, finished) -> None:  # pragma: no cover - compiled
     game's returns when ``finished``, else the players' shares of the heuristic."""
     if finished:
         returns(state, leaf)
-        for q in range(4):
+        for q in range(MAX_PLAYERS):
             out[q] = 1.0 if leaf[q] > 0 else (0.0 if leaf[q] < 0 else 0.5)
         return
     evaluate(state, leaf)
     total = 0.0
-    for q in range(4):
+    for q in range(MAX_PLAYERS):
         total += max(leaf[q], 0.0)
-    for q in range(4):
+    for q in range(MAX_PLAYERS):
         out[q] = max(leaf[q], 0.0) / total if total > 0 else 0.25
 
 
@@ -222,11 +222,11 @@ def mcts_kernel(
     gen[0] = -1
     visits[0] = 0.0
     proof[0] = UNKNOWN
-    for q in range(4):
+    for q in range(MAX_PLAYERS):
         value[0, q] = 0.0
     used = 1
-    reward = np.zeros(4)
-    v = np.zeros(4)
+    reward = np.zeros(MAX_PLAYERS)
+    v = np.zeros(MAX_PLAYERS)
     mask = history.shape[2] - 1
     width = moves.shape[1]
     it = 0
@@ -262,7 +262,7 @@ def mcts_kernel(
             if solver and node > 0 and proof[node] != UNKNOWN:
                 r = owner[node]  # the proven value, for the player who moved here
                 won = 1.0 if proof[node] == 1 else (0.0 if proof[node] == -1 else 0.5)
-                for q in range(4):
+                for q in range(MAX_PLAYERS):
                     reward[q] = won if q == r else 1.0 - won
                 scored = True
                 break
@@ -281,8 +281,8 @@ def mcts_kernel(
                     gen[k] = i
                     k += 1
                 if backup == 2 and p != root_player:
-                    for j in range(1, 4):
-                        r = (p + j) & 3
+                    for j in range(1, MAX_PLAYERS):
+                        r = (p + j) % MAX_PLAYERS
                         if r == root_player:
                             continue
                         previous = pass_to(state, r)
@@ -302,7 +302,7 @@ def mcts_kernel(
                     count[i] = 0
                     visits[i] = 0.0
                     proof[i] = UNKNOWN
-                    for q in range(4):
+                    for q in range(MAX_PLAYERS):
                         value[i, q] = 0.0
                 for i in range(k - 1, used, -1):  # shuffle: unvisited ones go in this order
                     j = used + np.random.randint(0, i - used + 1)  # noqa: NPY002
@@ -406,7 +406,7 @@ def mcts_kernel(
                 stats[ST_PLAYOUT] += 1
                 k += 1
         # ----------------------------------------------------------------- backup
-        for q in range(4):
+        for q in range(MAX_PLAYERS):
             if backup == 0:
                 v[q] = reward[q]
             else:
@@ -414,7 +414,7 @@ def mcts_kernel(
         for j in range(plen):
             nd = path[j]
             visits[nd] += 1.0
-            for q in range(4):
+            for q in range(MAX_PLAYERS):
                 value[nd, q] += v[q]
         if weight > 0.0:
             for j in range(nmade):
@@ -534,8 +534,8 @@ def run_mcts(
     if budget.iterations is not None and budget.time_ms is None and budget.nodes is None:
         need = (budget.iterations + 1) * ops.max_moves * (3 if opts.backup == "brs" else 1)
     need = min(MAX_NODES, need)
-    if workspace is None:
-        workspace = shared_workspace(MCTSWorkspace, ops, 0)
+    bits = 0 if workspace is None else workspace.tt_bits  # unused: any size will do
+    workspace = workspace_for(MCTSWorkspace, ops, bits, workspace)
     workspace.ensure(need)
     a = workspace.arrays
     root_player = int(ops.player_of(state))

@@ -21,7 +21,7 @@ import time
 
 import numpy as np
 
-from ..games.protocol import GameOps
+from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.registry import Game
 from ..games.solution import Solution, check_solver_tt_bits
 from ..games.specialise import specialise
@@ -115,7 +115,7 @@ def solve_state(
     node = compiled_solver(ops)
     state = np.array(state, dtype=np.int64)
     root = int(ops.player_of(state))
-    out = np.zeros(4)
+    out = np.zeros(MAX_PLAYERS)
     start = time.perf_counter()
     if root < 0:
         if ops.side_to_move is None:

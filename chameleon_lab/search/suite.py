@@ -44,9 +44,9 @@ from .core import (
     resolve_game,
     root_moves,
     scratch_record,
-    shared_workspace,
     state_of,
     working_state,
+    workspace_for,
 )
 from .improved import (
     C_ABORTED,
@@ -156,10 +156,7 @@ def suite_search(
             "without iterative deepening a search needs a depth budget (time and node "
             "budgets stop an iteration and play the last completed one)"
         )
-    if ws is None:
-        ws = shared_workspace(SuiteWorkspace, ops, options.tt_bits)
-    elif ws.game is not ops or ws.tt_bits != options.tt_bits:
-        raise ValueError("the workspace was made for another game or table size")
+    ws = workspace_for(SuiteWorkspace, ops, options.tt_bits, ws)
     root = bind(TP.ab_root, ops, evaluate, siblings=TP.ROOT_SIBLINGS, _nrt=False)
     state = working_state(state)
     o = options

@@ -45,6 +45,7 @@ import functools
 import numpy as np
 from numba import njit
 
+from ..games.protocol import MAX_PLAYERS
 from .core import evaluate, generate, key, make, noisy, player_of, table_width, unmake
 from .improved import (
     _BIG,
@@ -156,7 +157,7 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
         [
             ("moves", np.int64, (p, row)),
             ("undo", np.int64, (p, undo_size)),
-            ("leaf", np.float64, (4,)),
+            ("leaf", np.float64, (MAX_PLAYERS,)),
             ("ctl", np.int64, (CTL_SIZE,)),
             ("pv", np.int64, (p, p)),
             ("keys", np.float64, (p, row)),
@@ -289,8 +290,8 @@ def ab_node(  # pragma: no cover - compiled by bind()
     each ply keeps its frame (window, best value, the child being searched, its table
     slot) in the tables' ``fflt`` and ``fint`` rows while its child runs. numba passes
     every array to a recursive call as seven to nine machine words, and the calls
-    cost more than the game's moves: a minimal alpha-beta over the same TicTacToe
-    kernel took 40 ns a node recursive and 21 ns as a loop. The loop moves between
+    cost more than the game's moves (``docs/benchmarks.md``, "Measurements behind the
+    design"). The loop moves between
     four steps: ``_ENTER`` a node (score a leaf, or generate and key the moves),
     ``_NEXT`` (make the next child; a leaf child is scored at once, without a frame),
     ``_CHILD`` (take its value, or cut off) and ``_UP`` (hand the node's value to its

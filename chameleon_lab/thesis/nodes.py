@@ -35,7 +35,8 @@ count of the benchmarks, the same quantity the original program's figures count.
 At a leaf the heuristic writes into ``leaf``, a row of four floats allocated with the
 tables, and is called from the node function itself: a helper taking the arrays, or a
 fresh view ``vals[ply]`` per leaf, makes numba keep atomic reference-count updates
-around the call at every leaf, which cost 40 % of the time (see "Speed" in
+around the call at every leaf, which cost much of the time (``docs/benchmarks.md``,
+"Measurements behind the design"; see "Speed" in
 :mod:`chameleon_lab.games.chameleon.kernel`; ``node.inspect_asm(sig)`` must show calls
 of ``NRT_incref`` only on entry).
 

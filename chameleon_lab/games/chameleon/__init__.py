@@ -1,7 +1,7 @@
 """Chameleon Chess (Chamäleon Schach): rules, compiled kernel and notebook API."""
 
 from .board import Colour, Player, Role, parse_square, square_name
-from .game import ORIGINAL_MOVE_LIMIT, Game, Result
+from .game import ORIGINAL_MOVE_LIMIT, ChameleonMatch, Game, Result
 from .position import IllegalMoveError, Move, Pawn, Position
 from .render import draw, draw_grid, position_svg, save_picture
 from .rules import Limits, PawnSpec, all_seatings
@@ -10,6 +10,7 @@ from .spec import CHAMELEON_OPS
 __all__ = [
     "CHAMELEON_OPS",
     "ORIGINAL_MOVE_LIMIT",
+    "ChameleonMatch",
     "Colour",
     "Game",
     "IllegalMoveError",

@@ -2,7 +2,10 @@
 
 The rules end a game only when one player is left. The original program also stopped
 every game after 100 moves and let the players still on the board share a draw; here
-that is the ``move_limit`` rule of a :class:`Game` (a number, or ``None`` for no limit).
+that is the ``move_limit`` rule of a :class:`ChameleonMatch` (a number, or ``None`` for
+no limit). ``Game`` is its old name, kept so that code written for it runs; the
+registry's :class:`chameleon_lab.games.registry.Game` (a game with its parameters fixed)
+is another thing.
 Searches know nothing of it, as in the original.
 """
 
@@ -14,17 +17,18 @@ from ..match import Match, Result
 from .board import Colour
 from .position import Position
 
-__all__ = ["ORIGINAL_MOVE_LIMIT", "Game", "Result"]
+__all__ = ["ORIGINAL_MOVE_LIMIT", "ChameleonMatch", "Game", "Result"]
 
 #: The original program's draw rule: games stop after this many moves.
 ORIGINAL_MOVE_LIMIT = 100
 
 
-class Game(Match):
+class ChameleonMatch(Match):
     """A :class:`~chameleon_lab.games.match.Match` of Chameleon Chess: positions from a
     start to now, the moves between them and the original's move limit.
 
-    ``Game()`` seats all four players; ``Game(players="RY")`` or ``Game(start=pos)``
+    ``ChameleonMatch()`` seats all four players; ``ChameleonMatch(players="RY")`` or
+    ``ChameleonMatch(start=pos)``
     start elsewhere. ``play`` appends a move and returns the game, so moves chain.
     """
 
@@ -44,3 +48,7 @@ class Game(Match):
     def _repr_svg_(self) -> str:
         last = self.moves[-1] if self.moves else None
         return self.position.svg(last_move=last)
+
+
+#: The old name of :class:`ChameleonMatch`.
+Game = ChameleonMatch

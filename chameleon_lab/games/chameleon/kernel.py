@@ -238,8 +238,8 @@ def count_targets(state: np.ndarray, s: int) -> int:
     """Number of targets pawn ``s`` has, whoever is to move (``countPawns100Moves``).
 
     The same walk as :func:`generate_moves`, counting instead of writing. The two are
-    kept apart on purpose: sharing one routine with a write flag cost 10-15 % of the
-    perft speed (measured with ``chameleon-lab bench perft``).
+    kept apart on purpose: sharing one routine with a write flag cost perft speed
+    (``docs/benchmarks.md``, "Measurements behind the design").
     """
     p = state[PL + s]
     minr = state[MINR]
