@@ -257,3 +257,30 @@ def test_processes_compiling_and_loading_one_cache_at_once_count_as_without_it(t
         shared = rows([launch(tmp_path / "shared", order) for order in orders])
         assert shared == reference
     assert all(row[2] > 0 for row in reference.values())
+
+
+def test_numbas_private_cache_api_is_there_or_the_copies_are_not_cached(monkeypatch):
+    """The disk cache of the copies extends numba's private caching classes: with the
+    numba pyproject.toml pins they have every attribute it uses; where one is missing
+    the copies are compiled in each process, with a warning, and compute the same."""
+    import warnings
+
+    import numpy as np
+    import pytest
+
+    from chameleon_lab.games import specialise as S
+
+    assert S._cache_api_problem() is None
+
+    def add(x):
+        return x + OFFSET  # noqa: F821 - bound by specialise
+
+    monkeypatch.setattr(S, "CACHE_PROBLEM", "")
+    monkeypatch.setitem(S._PRIVATE_API, "FunctionCache", ("_index_key", "_gone_in_numba_2"))
+    with pytest.warns(RuntimeWarning, match="FunctionCache has no _gone_in_numba_2"):
+        copy = S.specialise(add, {"OFFSET": 3})
+    assert copy(np.int64(4)) == 7
+    assert not isinstance(copy._cache, S._BoundCache)  # numba's null cache: nothing on disk
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # warned once, not at every copy
+        assert S.specialise(add, {"OFFSET": 5})(np.int64(4)) == 9

@@ -10,18 +10,17 @@ been written into it, and nothing passes them down the tree as arguments. A recu
 template calls itself by its own name, which the copy binds to itself.
 
 The copies are kept per template and bindings, so each (game, heuristic) pair compiles
-once per process, and on disk in numba's cache, so a new process (a notebook's kernel,
-a worker of the pool, the CLI) loads them instead of compiling them again (a search
-of Connect Four: 6 s to compile, 0.1 s to load). numba's own cache keys a function by
-its source file and name, which every copy of a template shares: one copy's machine
-code would be loaded for another's bindings. So a copy is cached under a *tag* of
-its own, a hash of the template and of what is bound (a function of this package by
+once per process, and on disk in numba's cache, so a new process (a notebook's kernel, a
+worker of the pool, the CLI) loads them instead of compiling them again (seconds against
+a fraction of one; ``docs/benchmarks.md``, "Compiled code"). numba's own cache keys a
+function by its source file and name, which every copy of a template shares: one copy's
+machine code would be loaded for another's bindings. So a copy is cached under a *tag*
+of its own, a hash of the template and of what is bound (a function of this package by
 its module and name, a copy by its tag, a constant by its value), in index and data
 files of its own (``_BoundCache``). The cache folder is kept per version of the
 package's sources (:mod:`chameleon_lab.compiled_cache`), so a tag never outlives the
 code it names. A copy that binds anything else (a researcher's heuristic written in a
-notebook, whose code the tag cannot name) is compiled in each process, as before.
-"""
+notebook, whose code the tag cannot name) is compiled in each process, as before."""
 
 from __future__ import annotations
 
@@ -31,8 +30,13 @@ import types
 from collections.abc import Callable, Mapping
 from typing import Any
 
+import numba
 from numba import njit
-from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile
+
+try:  # numba's private caching classes, which the disk cache of the copies extends
+    from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile
+except ImportError:  # pragma: no cover - a numba outside pyproject's range
+    CompileResultCacheImpl = FunctionCache = IndexDataCacheFile = object  # type: ignore[misc,assignment]
 
 _COPIES: dict[tuple, Any] = {}
 #: The tag of each cached copy, by the identity of its dispatcher (kept in _COPIES).
@@ -172,6 +176,81 @@ class _BoundCache(FunctionCache):
         return (*super()._index_key(sig, codegen), self._py_func.__chameleon_tag__)
 
 
+#: What of numba's private caching classes :class:`_BoundCache` uses: class, attributes.
+_PRIVATE_API = {
+    "CompileResultCacheImpl": ("_filename_base", "filename_base", "locator"),
+    "FunctionCache": ("_impl_class", "_index_key", "_cache_path", "_impl", "_py_func"),
+    "IndexDataCacheFile": (
+        "_data_name_pattern",
+        "_dump",
+        "_open_for_write",
+        "_data_path",
+        "_load_index",
+        "_save_index",
+    ),
+}
+
+
+def _cache_api_problem() -> str | None:
+    """What is missing of numba's private caching API that the disk cache of the copies
+    relies on (None: all there). Checked once, when the first copy is made: a numba
+    outside the range pyproject.toml pins then compiles the copies in every process
+    instead of caching them wrongly."""
+    classes = {
+        "CompileResultCacheImpl": CompileResultCacheImpl,
+        "FunctionCache": FunctionCache,
+        "IndexDataCacheFile": IndexDataCacheFile,
+    }
+    for name, attributes in _PRIVATE_API.items():
+        cls = classes[name]
+        if cls is object:
+            return f"numba.core.caching.{name} is gone"
+        probe = _probe_instance(cls)
+        missing = [a for a in attributes if not hasattr(cls, a) and not hasattr(probe, a)]
+        if missing:
+            return f"numba.core.caching.{name} has no {', '.join(missing)}"
+    return None
+
+
+def _probe_instance(cls: type) -> Any:
+    """An instance of one of numba's cache classes for a tiny function (its instance
+    attributes are set in ``__init__``), or None where it cannot be made."""
+
+    def probe(x):  # pragma: no cover - never run, only located
+        return x
+
+    probe.__chameleon_tag__ = "probe"
+    try:
+        if cls is IndexDataCacheFile:
+            impl = CompileResultCacheImpl(probe)
+            return cls(impl.locator.get_cache_path(), impl.filename_base, None)
+        return cls(probe)
+    except Exception:
+        return None
+
+
+#: Why the copies are not cached on disk with this numba ("" until first checked).
+CACHE_PROBLEM: str | None = ""
+
+
+def _disk_cache_usable() -> bool:
+    """Whether the copies may use the disk cache; warns once where they may not."""
+    global CACHE_PROBLEM
+    if CACHE_PROBLEM == "":
+        CACHE_PROBLEM = _cache_api_problem()
+        if CACHE_PROBLEM is not None:
+            import warnings
+
+            warnings.warn(
+                f"numba {numba.__version__}: {CACHE_PROBLEM}; the compiled searches are not "
+                "cached on disk (each process compiles them); install the numba version "
+                "pyproject.toml names",
+                RuntimeWarning,
+                stacklevel=3,
+            )
+    return CACHE_PROBLEM is None
+
+
 def specialise(
     template: Callable,
     bindings: Mapping[str, Any],
@@ -198,7 +277,7 @@ def specialise(
         return _COPIES[key][0]
     names = {_python_function(template).__name__: template, **siblings}
     options = dict(options)
-    cached = options.pop("cache", True)
+    cached = options.pop("cache", True) and _disk_cache_usable()
     tag = _tag(template, bindings, siblings, options) if cached else None
     copies: dict[str, Any] = {}
     namespaces = []
