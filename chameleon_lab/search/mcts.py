@@ -113,6 +113,11 @@ ST_PROVED = 5  # the root's proof (UNKNOWN: none)
 STATS = 6
 
 
+#: The tree's arrays and an iteration's scratch rows, in the order the kernel takes them.
+TREE = ("move", "first", "count", "owner", "gen", "visits", "value", "proof", "history")
+SCRATCH = ("moves", "undo", "leaf", "path", "made")
+
+
 @dataclass
 class MCTSWorkspace:
     """The tree's arrays and scratch rows of :func:`mcts_kernel`; an agent keeps one
@@ -171,46 +176,55 @@ def _slot(move: int, mask: int) -> int:
     return ((move * -7046029254386353131) >> 40) & mask
 
 
-def mcts_kernel(
-    root,
-    state,
-    root_player,
-    iterations,
-    deadline,
-    node_limit,
-    c,
-    weight,
-    backup,
-    solver,
-    greedy,
-    epsilon,
-    playout_depth,
-    seed,
-    move,
-    first,
-    count,
-    owner,
-    gen,
-    visits,
-    value,
-    proof,
-    history,
-    moves,
-    undo,
-    leaf,
-    path,
-    made,
-    stats,
-):  # pragma: no cover - compiled per game by bind()
+# The tree's arrays travel as one tuple (``tree``: move, first, count, owner, gen, visits,
+# value, proof, history) and an iteration's scratch rows as another (``scratch``:
+# moves, undo, leaf, path, made); the search's settings as ``params`` (root player,
+# iterations, deadline, node limit, c, progressive-history weight, backup, solver,
+# greedy playouts, epsilon, playout depth, seed). The parts below are templates bound
+# with the kernel (its siblings), so each calls the game's functions.
+def mcts_kernel(root, state, params, tree, scratch, stats):  # pragma: no cover - compiled
     """Run the search (see the module doc); the tree and ``stats`` hold the results.
 
-    ``root`` is the root position (left as it is), ``state`` a working copy; ``backup``
-    0 maxn, 1 paranoid, 2 brs; ``greedy``: playouts by the heuristic; ``path`` and
-    ``made`` are scratch rows for an iteration's nodes and its (player, move) pairs.
-    A node's ``owner`` is the player who made its move; its ``proof`` is for that player.
+    ``root`` is the root position (left as it is), ``state`` a working copy. An
+    iteration selects a path down the tree, expanding its last node (``_select``), plays
+    out from there (``_playout``) and backs the reward up the path (``_back_up``),
+    proving what it can with the solver (``_prove``). ``backup`` 0 maxn, 1 paranoid, 2
+    brs; a node's ``owner`` is the player who made its move; its ``proof`` is for that
+    player.
     """
+    iterations, deadline, node_limit, seed = params[1], params[2], params[3], params[11]
     np.random.seed(seed)  # noqa: NPY002 (numba's compiled stream: one seed, one search)
-    capacity = move.shape[0]
+    _clear(tree, stats)
+    proof = tree[7]
+    used = 1
+    reward = np.zeros(MAX_PLAYERS)
+    v = np.zeros(MAX_PLAYERS)
+    it = 0
+    while True:
+        if it > 0:
+            if proof[0] != UNKNOWN or (iterations > 0 and it >= iterations):
+                break
+            if node_limit > 0 and stats[ST_TREE] + stats[ST_PLAYOUT] >= node_limit:
+                break
+            if deadline > 0 and it % CLOCK_EVERY == 0 and now_ns() >= deadline:
+                break
+        it += 1
+        for i in range(state.shape[0]):
+            state[i] = root[i]
+        plen, nmade, scored, used = _select(state, params, tree, scratch, stats, reward, used)
+        if not scored:
+            nmade = _playout(state, params, scratch, stats, reward, v, nmade)
+        _back_up(params, tree, scratch, reward, v, plen, nmade)
+        if params[7]:
+            _prove(tree, scratch[3], plen, stats)
+    stats[ST_ITERATIONS] = it
+    stats[ST_NODES] = used
+
+
+@njit(cache=True, inline="always")
+def _clear(tree, stats) -> None:  # pragma: no cover - compiled
+    """An empty tree: the root alone, unvisited and unproven; counters zero."""
+    move, first, count, owner, gen, visits, value, proof, history = tree
     history[:, :, :] = 0.0
     for i in range(stats.shape[0]):
         stats[i] = 0
@@ -224,230 +238,253 @@ def mcts_kernel(
     proof[0] = UNKNOWN
     for q in range(MAX_PLAYERS):
         value[0, q] = 0.0
-    used = 1
-    reward = np.zeros(MAX_PLAYERS)
-    v = np.zeros(MAX_PLAYERS)
-    mask = history.shape[2] - 1
+
+
+def _select(state, params, tree, scratch, stats, reward, used):  # pragma: no cover
+    """Walk from the root to a node to play out from, expanding the first node met
+    with no children; ``(path length, (player, move) pairs made, whether the reward is
+    known without a playout, nodes in use)``. The path and pairs go to ``scratch``."""
+    root_player, backup, solver = params[0], params[6], params[7]
+    move, first, _count, owner, _gen, visits, _value, proof, _history = tree
+    moves, undo, leaf, path, made = scratch
+    capacity = move.shape[0]
     width = moves.shape[1]
-    it = 0
+    node = 0
+    plen = 1
+    path[0] = 0
+    nmade = 0
+    scored = False  # the reward is known without a playout
     while True:
-        # ---------------------------------------------------------------- budgets
-        if it > 0:
-            if proof[0] != UNKNOWN:
-                break
-            if iterations > 0 and it >= iterations:
-                break
-            if node_limit > 0 and stats[ST_TREE] + stats[ST_PLAYOUT] >= node_limit:
-                break
-            if deadline > 0 and it % CLOCK_EVERY == 0 and now_ns() >= deadline:
-                break
-        it += 1
-        for i in range(state.shape[0]):
-            state[i] = root[i]
-        node = 0
-        plen = 1
-        path[0] = 0
-        nmade = 0
-        scored = False  # the iteration's reward is known without a playout
-        # -------------------------------------------------------------- selection
-        while True:
-            p = player_of(state)
-            if p < 0:
-                _rewards(state, reward, leaf, True)
-                if solver and node > 0:
-                    r = owner[node]
-                    proof[node] = 1 if reward[r] > 0.5 else (-1 if reward[r] < 0.5 else 0)
-                scored = True
-                break
-            if solver and node > 0 and proof[node] != UNKNOWN:
-                r = owner[node]  # the proven value, for the player who moved here
-                won = 1.0 if proof[node] == 1 else (0.0 if proof[node] == -1 else 0.5)
-                for q in range(MAX_PLAYERS):
-                    reward[q] = won if q == r else 1.0 - won
-                scored = True
-                break
-            if first[node] < 0:
-                if node > 0 and visits[node] == 0.0:
-                    break  # a new node: play out from here
-                if used + (MAX_PLAYERS - 1) * width > capacity or plen >= path.shape[0] - 1:
-                    break  # the tree is full: play out from here
-                # expand: the mover's moves (in a BRS tree an opponent's node holds
-                # every opponent's moves)
-                n = generate(state, moves, 0)
-                k = used
-                for i in range(n):
-                    move[k] = moves[0, i]
-                    owner[k] = p
-                    gen[k] = i
-                    k += 1
-                if backup == 2 and p != root_player:
-                    for j in range(1, MAX_PLAYERS):
-                        r = (p + j) % MAX_PLAYERS
-                        if r == root_player:
-                            continue
-                        previous = pass_to(state, r)
-                        if previous < 0:
-                            break
-                        m = generate(state, moves, 0)
-                        pass_to(state, previous)
-                        for i in range(m):
-                            move[k] = moves[0, i]
-                            owner[k] = r
-                            gen[k] = k - used
-                            k += 1
-                if k == used:
-                    break  # no moves: scored as a leaf
-                for i in range(used, k):
-                    first[i] = -1
-                    count[i] = 0
-                    visits[i] = 0.0
-                    proof[i] = UNKNOWN
-                    for q in range(MAX_PLAYERS):
-                        value[i, q] = 0.0
-                for i in range(k - 1, used, -1):  # shuffle: unvisited ones go in this order
-                    j = used + np.random.randint(0, i - used + 1)  # noqa: NPY002
-                    if j != i:
-                        t = move[i]
-                        move[i] = move[j]
-                        move[j] = t
-                        t = owner[i]
-                        owner[i] = owner[j]
-                        owner[j] = t
-                        t = gen[i]
-                        gen[i] = gen[j]
-                        gen[j] = t
-                first[node] = used
-                count[node] = k - used
-                used = k
-            # a child by UCT (+ progressive history); with the solver a proven win at
-            # once, and proven draws and losses never while a child is unproven
-            lo = first[node]
-            best = -1
-            best_score = -np.inf
-            fallback = lo
-            fallback_proof = -2
-            log_n = math.log(max(visits[node], 1.0))
-            for ch in range(lo, lo + count[node]):
-                who = owner[ch]
-                if solver and proof[ch] != UNKNOWN:
-                    if proof[ch] == 1:
-                        best = ch
-                        break
-                    if proof[ch] > fallback_proof:
-                        fallback_proof = proof[ch]
-                        fallback = ch
-                    continue
-                if visits[ch] == 0.0:
-                    best = ch
-                    break
-                mean = value[ch, who] / visits[ch]
-                score = mean + c * math.sqrt(log_n / visits[ch])
-                if weight > 0.0:
-                    h = _slot(move[ch], mask)
-                    if history[1, who, h] > 0.0:
-                        score += (
-                            weight
-                            * (history[0, who, h] / history[1, who, h])
-                            / (visits[ch] * (1.0 - mean) + 1.0)
-                        )
-                if score > best_score:
-                    best_score = score
-                    best = ch
-            if best < 0:
-                best = fallback
-            who = owner[best]
-            if who != p:
-                pass_to(state, who)
-            make(state, move[best], undo, 0)
-            q = player_of(state)
-            if backup == 2 and p != root_player and q >= 0 and q != root_player:
-                pass_to(state, root_player)  # BRS: the root player moves after a reply
-            made[nmade, 0] = who
-            made[nmade, 1] = move[best]
-            nmade += 1
-            stats[ST_TREE] += 1
-            node = best
-            path[plen] = node
-            plen += 1
-        if plen - 1 > stats[ST_DEPTH]:
-            stats[ST_DEPTH] = plen - 1
-        # ---------------------------------------------------------------- playout
-        if not scored:
-            k = 0
-            while True:
-                p = player_of(state)
-                if p < 0:
-                    _rewards(state, reward, leaf, True)
-                    break
-                if (playout_depth > 0 and k >= playout_depth) or k >= MAX_PLAYOUT:
-                    _rewards(state, reward, leaf, False)
-                    stats[ST_PLAYOUT] += 1
-                    break
-                n = generate(state, moves, 0)
-                if n == 0:
-                    _rewards(state, reward, leaf, False)
-                    stats[ST_PLAYOUT] += 1
-                    break
-                i = np.random.randint(0, n)  # noqa: NPY002
-                if greedy and np.random.random() >= epsilon:  # noqa: NPY002
-                    top = -np.inf
-                    for j in range(n):
-                        make(state, moves[0, j], undo, 1)
-                        _rewards(state, v, leaf, player_of(state) < 0)
-                        unmake(state, undo, 1)
-                        if v[p] > top:
-                            top = v[p]
-                            i = j
-                if nmade < made.shape[0]:
-                    made[nmade, 0] = p
-                    made[nmade, 1] = moves[0, i]
-                    nmade += 1
-                make(state, moves[0, i], undo, 0)
-                stats[ST_PLAYOUT] += 1
-                k += 1
-        # ----------------------------------------------------------------- backup
-        for q in range(MAX_PLAYERS):
-            if backup == 0:
-                v[q] = reward[q]
-            else:
-                v[q] = reward[root_player] if q == root_player else 1.0 - reward[root_player]
-        for j in range(plen):
-            nd = path[j]
-            visits[nd] += 1.0
+        p = player_of(state)
+        if p < 0:
+            _rewards(state, reward, leaf, True)
+            if solver and node > 0:
+                r = owner[node]
+                proof[node] = 1 if reward[r] > 0.5 else (-1 if reward[r] < 0.5 else 0)
+            scored = True
+            break
+        if solver and node > 0 and proof[node] != UNKNOWN:
+            r = owner[node]  # the proven value, for the player who moved here
+            won = 1.0 if proof[node] == 1 else (0.0 if proof[node] == -1 else 0.5)
             for q in range(MAX_PLAYERS):
-                value[nd, q] += v[q]
+                reward[q] = won if q == r else 1.0 - won
+            scored = True
+            break
+        if first[node] < 0:
+            if node > 0 and visits[node] == 0.0:
+                break  # a new node: play out from here
+            if used + (MAX_PLAYERS - 1) * width > capacity or plen >= path.shape[0] - 1:
+                break  # the tree is full: play out from here
+            k = _expand(state, p, node, used, root_player, backup, tree, moves)
+            if k == used:
+                break  # no moves: scored as a leaf
+            used = k
+        best = _child(node, params, tree)
+        who = owner[best]
+        if who != p:
+            pass_to(state, who)
+        make(state, move[best], undo, 0)
+        q = player_of(state)
+        if backup == 2 and p != root_player and q >= 0 and q != root_player:
+            pass_to(state, root_player)  # BRS: the root player moves after a reply
+        made[nmade, 0] = who
+        made[nmade, 1] = move[best]
+        nmade += 1
+        stats[ST_TREE] += 1
+        node = best
+        path[plen] = node
+        plen += 1
+    if plen - 1 > stats[ST_DEPTH]:
+        stats[ST_DEPTH] = plen - 1
+    return plen, nmade, scored, used
+
+
+def _expand(state, p, node, used, root_player, backup, tree, moves):  # pragma: no cover
+    """Give ``node`` its children from slot ``used`` on: the mover's moves (in a BRS
+    tree an opponent's node holds every opponent's moves), unvisited and shuffled;
+    the first slot after them (``used`` when there are no moves)."""
+    move, first, count, owner, gen, visits, value, proof, _history = tree
+    n = generate(state, moves, 0)
+    k = used
+    for i in range(n):
+        move[k] = moves[0, i]
+        owner[k] = p
+        gen[k] = i
+        k += 1
+    if backup == 2 and p != root_player:
+        for j in range(1, MAX_PLAYERS):
+            r = (p + j) % MAX_PLAYERS
+            if r == root_player:
+                continue
+            previous = pass_to(state, r)
+            if previous < 0:
+                break
+            m = generate(state, moves, 0)
+            pass_to(state, previous)
+            for i in range(m):
+                move[k] = moves[0, i]
+                owner[k] = r
+                gen[k] = k - used
+                k += 1
+    if k == used:
+        return k
+    for i in range(used, k):
+        first[i] = -1
+        count[i] = 0
+        visits[i] = 0.0
+        proof[i] = UNKNOWN
+        for q in range(MAX_PLAYERS):
+            value[i, q] = 0.0
+    for i in range(k - 1, used, -1):  # shuffle: unvisited ones go in this order
+        j = used + np.random.randint(0, i - used + 1)  # noqa: NPY002
+        if j != i:
+            t = move[i]
+            move[i] = move[j]
+            move[j] = t
+            t = owner[i]
+            owner[i] = owner[j]
+            owner[j] = t
+            t = gen[i]
+            gen[i] = gen[j]
+            gen[j] = t
+    first[node] = used
+    count[node] = k - used
+    return k
+
+
+@njit(cache=True, inline="always")
+def _child(node, params, tree):  # pragma: no cover - compiled
+    """A child of ``node`` by UCT (+ progressive history); with the solver a proven
+    win at once, and proven draws and losses never while a child is unproven."""
+    c, weight, solver = params[4], params[5], params[7]
+    move, first, count, owner, _gen, visits, value, proof, history = tree
+    mask = history.shape[2] - 1
+    lo = first[node]
+    best = -1
+    best_score = -np.inf
+    fallback = lo
+    fallback_proof = -2
+    log_n = math.log(max(visits[node], 1.0))
+    for ch in range(lo, lo + count[node]):
+        who = owner[ch]
+        if solver and proof[ch] != UNKNOWN:
+            if proof[ch] == 1:
+                return ch
+            if proof[ch] > fallback_proof:
+                fallback_proof = proof[ch]
+                fallback = ch
+            continue
+        if visits[ch] == 0.0:
+            return ch
+        mean = value[ch, who] / visits[ch]
+        score = mean + c * math.sqrt(log_n / visits[ch])
         if weight > 0.0:
-            for j in range(nmade):
-                who = made[j, 0]
-                h = _slot(made[j, 1], mask)
-                history[0, who, h] += v[who]
-                history[1, who, h] += 1.0
-        # ----------------------------------------------------------------- solver
-        if solver:
-            for j in range(plen - 1, -1, -1):
-                nd = path[j]
-                if proof[nd] != UNKNOWN:
-                    continue
-                if first[nd] < 0:
-                    break
-                lo = first[nd]
-                mover = owner[lo]
-                found = -2  # the best proof among the children, for the mover
-                complete = True
-                for ch in range(lo, lo + count[nd]):
-                    if proof[ch] == UNKNOWN:
-                        complete = False
-                    elif proof[ch] > found:
-                        found = proof[ch]
-                if not (found == 1 or (complete and found > -2)):
-                    break
-                if nd == 0:
-                    proof[0] = found  # for the player to move at the root
-                    stats[ST_PROVED] = found
-                else:
-                    proof[nd] = found if owner[nd] == mover else -found
-    stats[ST_ITERATIONS] = it
-    stats[ST_NODES] = used
+            h = _slot(move[ch], mask)
+            if history[1, who, h] > 0.0:
+                score += (
+                    weight
+                    * (history[0, who, h] / history[1, who, h])
+                    / (visits[ch] * (1.0 - mean) + 1.0)
+                )
+        if score > best_score:
+            best_score = score
+            best = ch
+    return fallback if best < 0 else best
+
+
+def _playout(state, params, scratch, stats, reward, v, nmade):  # pragma: no cover
+    """Play on from ``state`` to the end of the game or the playout depth, at random
+    or (greedy) by the heuristic with probability 1 - epsilon; the reward into
+    ``reward``; the (player, move) pairs made after the ``nmade`` in ``scratch``."""
+    greedy, epsilon, playout_depth = params[8], params[9], params[10]
+    moves, undo, leaf, _path, made = scratch
+    k = 0
+    while True:
+        p = player_of(state)
+        if p < 0:
+            _rewards(state, reward, leaf, True)
+            return nmade
+        if (playout_depth > 0 and k >= playout_depth) or k >= MAX_PLAYOUT:
+            break
+        n = generate(state, moves, 0)
+        if n == 0:
+            break
+        i = np.random.randint(0, n)  # noqa: NPY002
+        if greedy and np.random.random() >= epsilon:  # noqa: NPY002
+            top = -np.inf
+            for j in range(n):
+                make(state, moves[0, j], undo, 1)
+                _rewards(state, v, leaf, player_of(state) < 0)
+                unmake(state, undo, 1)
+                if v[p] > top:
+                    top = v[p]
+                    i = j
+        if nmade < made.shape[0]:
+            made[nmade, 0] = p
+            made[nmade, 1] = moves[0, i]
+            nmade += 1
+        make(state, moves[0, i], undo, 0)
+        stats[ST_PLAYOUT] += 1
+        k += 1
+    _rewards(state, reward, leaf, False)
+    stats[ST_PLAYOUT] += 1
+    return nmade
+
+
+@njit(cache=True, inline="always")
+def _back_up(params, tree, scratch, reward, v, plen, nmade) -> None:  # pragma: no cover
+    """Add the reward to every node of the path (maxn: each player's own; paranoid and
+    brs: the root player's against the rest) and to the progressive history of every
+    (player, move) pair made."""
+    root_player, weight, backup = params[0], params[5], params[6]
+    _move, _first, _count, _owner, _gen, visits, value, _proof, history = tree
+    path, made = scratch[3], scratch[4]
+    mask = history.shape[2] - 1
+    for q in range(MAX_PLAYERS):
+        if backup == 0:
+            v[q] = reward[q]
+        else:
+            v[q] = reward[root_player] if q == root_player else 1.0 - reward[root_player]
+    for j in range(plen):
+        nd = path[j]
+        visits[nd] += 1.0
+        for q in range(MAX_PLAYERS):
+            value[nd, q] += v[q]
+    if weight > 0.0:
+        for j in range(nmade):
+            who = made[j, 0]
+            h = _slot(made[j, 1], mask)
+            history[0, who, h] += v[who]
+            history[1, who, h] += 1.0
+
+
+@njit(cache=True, inline="always")
+def _prove(tree, path, plen, stats) -> None:  # pragma: no cover - compiled
+    """The MCTS-Solver's step up the path: a node is proven when a child is a proven
+    win for its mover, or when every child is proven (the best of them)."""
+    _move, first, count, owner, _gen, _visits, _value, proof, _history = tree
+    for j in range(plen - 1, -1, -1):
+        nd = path[j]
+        if proof[nd] != UNKNOWN:
+            continue
+        if first[nd] < 0:
+            break
+        lo = first[nd]
+        mover = owner[lo]
+        found = -2  # the best proof among the children, for the mover
+        complete = True
+        for ch in range(lo, lo + count[nd]):
+            if proof[ch] == UNKNOWN:
+                complete = False
+            elif proof[ch] > found:
+                found = proof[ch]
+        if not (found == 1 or (complete and found > -2)):
+            break
+        if nd == 0:
+            proof[0] = found  # for the player to move at the root
+            stats[ST_PROVED] = found
+        else:
+            proof[nd] = found if owner[nd] == mover else -found
 
 
 # ------------------------------------------------------------------------ the driver
@@ -487,8 +524,14 @@ class MCTSOptions:
 OPTIONS = {f: getattr(MCTSOptions(), f) for f in MCTSOptions.__dataclass_fields__}
 
 
+#: The parts of the kernel that call the game's functions, bound with it.
+SIBLINGS = {"_rewards": _rewards, "_select": _select, "_expand": _expand, "_playout": _playout}
+
+
 def _kernel(ops: GameOps, evaluate_fn: Any) -> Any:
-    return bind(mcts_kernel, ops, evaluate_fn, siblings={"_rewards": _rewards})
+    # the parts inlined into the kernel: as calls, handing the tree's arrays to each
+    # part at every step cost TicTacToe a third of its simulations a second
+    return bind(mcts_kernel, ops, evaluate_fn, siblings=SIBLINGS)
 
 
 def run_mcts(
@@ -539,19 +582,22 @@ def run_mcts(
     workspace.ensure(need)
     a = workspace.arrays
     root_player = int(ops.player_of(state))
-    args = (
-        state.copy(), state.copy(), root_player, 0, 0, 0, float(opts.c),
-        float(opts.progressive_history), BACKUPS.index(opts.backup), bool(opts.solver),
-        opts.playout == "heuristic", float(opts.epsilon), int(opts.playout_depth),
-        int(opts.seed),
-        *(a[k] for k in ("move", "first", "count", "owner", "gen", "visits",
-                         "value", "proof", "history", "moves", "undo", "leaf", "path",
-                         "made", "stats")),
-    )  # fmt: skip
-    compile_for(kernel, *args)  # off the search's clock
+    tree = tuple(a[k] for k in TREE)
+    scratch = tuple(a[k] for k in SCRATCH)
+
+    def params(iterations: int, deadline: int, nodes: int) -> tuple:
+        return (
+            root_player, iterations, deadline, nodes, float(opts.c),
+            float(opts.progressive_history), BACKUPS.index(opts.backup), bool(opts.solver),
+            opts.playout == "heuristic", float(opts.epsilon), int(opts.playout_depth),
+            int(opts.seed),
+        )  # fmt: skip
+
+    compile_for(kernel, state.copy(), state.copy(), params(0, 0, 0), tree, scratch, a["stats"])
     start = time.perf_counter_ns()
     deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
-    kernel(*args[:3], budget.iterations or 0, deadline, budget.nodes or 0, *args[6:])
+    given = params(budget.iterations or 0, deadline, budget.nodes or 0)
+    kernel(state.copy(), state.copy(), given, tree, scratch, a["stats"])
     seconds = (time.perf_counter_ns() - start) / 1e9
     return _report(a, n, root_player, seconds, opts.solver, ops, state)
 
