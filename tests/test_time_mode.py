@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from chameleon_lab.agents import Agent
 from chameleon_lab.cli import main
-from chameleon_lab.games.chameleon import Position
+from chameleon_lab.games.chameleon import Position, clock
 from chameleon_lab.search.api import search
 from chameleon_lab.thesis import driver
 from chameleon_lab.thesis.legacy import legacy_agent, load_legacy
@@ -124,7 +124,7 @@ def test_the_node_clock_stops_at_the_first_root_successor_past_its_budget(
     phases = [next(p for p in every if len(p.pawns) <= n) for n in (16, 11, 6, 3)]
     for position in phases:
         state = position.state
-        budget = driver.original_clock_nodes(state, time_ms, 2.0)
+        budget = clock.original_clock_nodes(state, time_ms, 2.0)
         got = search(position, algorithm, flavour="thesis", time_ms=time_ms, node_rate=2.0)
         assert got.expanded + got.evaluated >= budget or got.depth == driver.MAX_TIME_DEPTH
         d, k = driver.stop_point(got.depth, len(got.moves))
@@ -140,12 +140,12 @@ def test_the_original_clock_runs_faster_with_fewer_pawns(legacy_dir):
     """The original's cost of a position grew with the pawns on the board (pawns + 1):
     at the start its rate is the node rate itself, with 2 pawns 17/3 times as much."""
     start = Position.start()
-    assert driver.pawns_on_board(start.state) == 16
-    assert driver.original_clock_nodes(start.state, 10, 95) == pytest.approx(950)
+    assert clock.pawns_on_board(start.state) == 16
+    assert clock.original_clock_nodes(start.state, 10, 95) == pytest.approx(950)
     legacy = load_legacy(legacy_dir / "4-all-t10.json")
     few = next(p for game in legacy.positions for p in game if len(p.pawns) == 2)
-    assert driver.pawns_on_board(few.state) == 2
-    assert driver.original_clock_nodes(few.state, 10, 95) == pytest.approx(950 * 17 / 3)
+    assert clock.pawns_on_board(few.state) == 2
+    assert clock.original_clock_nodes(few.state, 10, 95) == pytest.approx(950 * 17 / 3)
 
 
 @pytest.mark.parametrize(

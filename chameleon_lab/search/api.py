@@ -221,7 +221,7 @@ def search(
     ``node_rate`` (thesis flavour, Chameleon Chess, with ``time_ms``) emulates the
     original program's time mode: its clock becomes a node counter at the original's
     speed, ``node_rate`` positions per millisecond at the start position and more with
-    fewer pawns (:func:`chameleon_lab.thesis.driver.original_clock_nodes`), so a session
+    fewer pawns (:func:`chameleon_lab.games.chameleon.clock.original_clock_nodes`), so a session
     reaches the original's depths on any machine and the same ones on every run.
     ``options`` are the algorithm's own (the two-player suite's switches, see
     :mod:`.suite`; MCTS's, see :mod:`.mcts`), refused with the valid names when it

@@ -14,8 +14,8 @@ recorded milliseconds is the original's speed on that move.
 That speed is not one number: the original spent time on a position in proportion to
 the pawns on the board plus one (its move generation and evaluation walk the pawns), so
 with 2 pawns it searched about six times as many nodes a millisecond as at the start
-(:data:`.driver.PAWN_COST_OFFSET`). Scaled to the start position by that factor, the
-rates of an algorithm's moves agree from the opening to the end. The rate of an
+(:mod:`chameleon_lab.games.chameleon.clock`). Scaled to the start position by that
+factor, the rates of an algorithm's moves agree from the opening to the end. The rate of an
 algorithm (with its normalisation) is the median over every time-mode move it made of
 its scaled rate (:func:`measure_node_rates`): the median, because the stopping rule
 reproduces the original's stop on a move whose own rate it is given, and the median
@@ -41,6 +41,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ..analysis.studies import phase
+from ..games.chameleon import clock
 from . import driver
 from .legacy import load_mode
 from .replay import recorded_moves, replay_time
@@ -57,8 +58,8 @@ def measure_node_rates(moves: pd.DataFrame) -> pd.DataFrame:
     ``nodes``, ``ms``, ``node_rate``: the median of the moves' own rates, each scaled
     to the start position as the module doc says)."""
     timed = moves[moves["time_ms"] > 0]
-    offset = driver.PAWN_COST_OFFSET
-    scale = (timed["pawns"] + offset) / (driver.START_PAWNS + offset)
+    offset = clock.PAWN_COST_OFFSET
+    scale = (timed["pawns"] + offset) / (clock.START_PAWN_COUNT + offset)
     rate = timed["nodes"] / timed["time_ms"] * scale
     out = (
         timed.assign(rate=rate)
@@ -219,7 +220,7 @@ def emulate_moves(
                 algo = driver.root_algorithm(
                     key[0], state, heuristic=params["heuristic"], normalize=key[1]
                 )
-                budget = driver.original_clock_nodes(state, legacy.mode_value, lookup[key])
+                budget = clock.original_clock_nodes(state, legacy.mode_value, lookup[key])
                 result = driver.run_nodes(algo, state, budget)
                 rows.append(
                     {

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..games.chameleon.heuristics import count_pawns
+from ..games.chameleon.clock import original_clock_nodes
 from ..games.protocol import GameOps
 from ..search.api import check_algorithm, check_budget, check_node_rate
 from ..search.core import (
@@ -303,30 +303,6 @@ def run_time(
     return _result(algo, scores, depth, ws, n, clock() - start)
 
 
-#: the original's cost of a position grew with the pawns on the board: per position it
-#: took time in proportion to ``pawns + PAWN_COST_OFFSET`` (measured from its time-mode
-#: records, see :mod:`.calibration`)
-PAWN_COST_OFFSET = 1
-#: the pawns of the start position, where a node rate is stated
-START_PAWNS = 16
-
-
-def pawns_on_board(state: np.ndarray) -> int:
-    """The pawns on the board of a Chameleon Chess state."""
-    counts = np.zeros(4)
-    count_pawns(state, counts)
-    return int(counts.sum())
-
-
-def original_clock_nodes(state: np.ndarray, time_ms: float, node_rate: float) -> float:
-    """The nodes the original program searched in ``time_ms`` at a Chameleon Chess
-    position, given its ``node_rate`` (nodes per millisecond at the start position): its
-    cost of a position grew in proportion to ``pawns + PAWN_COST_OFFSET``, so with fewer
-    pawns it searched proportionally more nodes in the same time."""
-    scale = (START_PAWNS + PAWN_COST_OFFSET) / (pawns_on_board(state) + PAWN_COST_OFFSET)
-    return time_ms * node_rate * scale
-
-
 def run_nodes(algo: RootAlgorithm, state: np.ndarray, budget_nodes: float) -> RootResult:
     """Time mode with the clock replaced by a node counter: the original's loop, going on
     while fewer than ``budget_nodes`` positions (expanded plus evaluated) are searched.
@@ -426,8 +402,8 @@ def thesis_search(
 
     With ``node_rate`` the time mode's clock is a node counter at the original program's
     speed (Chameleon Chess only): the search goes on while fewer positions are searched
-    than the original searched in ``time_ms`` there (:func:`original_clock_nodes`,
-    :func:`run_nodes`).
+    than the original searched in ``time_ms`` there (:func:`run_nodes`,
+    :func:`~chameleon_lab.games.chameleon.clock.original_clock_nodes`).
     ``options`` go to :func:`root_algorithm` (``max_sum``, ``deep`` for teaching trees).
     """
     budget = check_budget("thesis", depth, time_ms)
