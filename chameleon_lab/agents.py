@@ -154,7 +154,7 @@ class Agent:
     #: the algorithm's other options (MCTS's: backup, c, solver, ...), by name; an
     #: algorithm with a seed of its own (MCTS) takes the agent's ``seed`` unless given here
     options: dict[str, Any] | None = None
-    #: the thesis flavour's emulated clock: ``time_ms`` spent at this many nodes per
+    #: the original program's emulated clock: ``time_ms`` spent at this many nodes per
     #: millisecond (see :func:`chameleon_lab.search.api.check_node_rate`)
     node_rate: float | None = None
     _rng: np.random.Generator = field(init=False, repr=False, compare=False)
@@ -177,7 +177,7 @@ class Agent:
         budget = algorithm_budget(
             self.algorithm, self.flavour, self.depth, self.time_ms, self.nodes, self.iterations
         )
-        rate = check_node_rate(self.flavour, self.time_ms, self.node_rate)
+        rate = check_node_rate(self.flavour, self.time_ms, self.node_rate, self.nodes)
         if rate is not None and self.game != DEFAULT_GAME:
             raise ValueError(
                 "node_rate emulates the original program's clock, which played Chameleon "

@@ -3,6 +3,8 @@ number it writes comes from the tables it is given, checked on tables made by ha
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 from scipy import stats
 
@@ -66,3 +68,10 @@ def test_games_correct_for_the_sessions_and_test_equivalence():
     assert "within 15 points of each other: differs" in lines[0]
     assert "no difference detected" in lines[1] and "equivalent" in lines[1]
     assert "median depth 4 plain, 5 mended" in lines[1]
+    # the undecided session's detectable gap, by the arcsine normal approximation:
+    # h = (z(0.975) + z(0.8)) * sqrt(2 / 200), p + gap = sin(asin(sqrt(p)) + h / 2) ** 2
+    h = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) * (2 / 200) ** 0.5
+    gap = math.sin(math.asin(math.sqrt(0.06)) + h / 2) ** 2 - 0.06
+    assert round(100 * gap) == 8
+    assert "80 % power only for a gap of 8 points or more" in lines[1]
+    assert "80 % power" not in lines[0]

@@ -10,6 +10,7 @@ it (the clock, here a node counter, is read only between root successors).
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 from hypothesis import given, settings
@@ -156,7 +157,7 @@ def test_the_original_clock_runs_faster_with_fewer_pawns(legacy_dir):
         ({"flavour": "thesis", "time_ms": 10, "node_rate": float("nan")}, "positive number"),
         ({"flavour": "thesis", "time_ms": 10, "node_rate": True}, "positive number"),
         ({"flavour": "thesis", "depth": 2, "node_rate": 90}, "give time_ms too"),
-        ({"flavour": "improved", "time_ms": 10, "node_rate": 90}, "belongs to the thesis"),
+        ({"flavour": "improved", "time_ms": 10, "nodes": 5, "node_rate": 90}, "not both"),
     ],
 )
 def test_a_bad_node_rate_is_refused_naming_it(params, message):
@@ -176,6 +177,47 @@ def test_an_emulated_agent_is_the_same_on_every_run_and_round_trips():
     again = Agent.from_params(params).choose(Position.start())
     assert (first.move, first.depth, first.nodes) == (again.move, again.depth, again.nodes)
     assert first.nodes >= 950
+
+
+def test_the_improved_flavour_on_the_emulated_clock_searches_the_positions_share(legacy_dir):
+    """On the original's clock the improved flavour's time budget becomes the nodes the
+    original searched there in that time: the same search as that node budget, with
+    more nodes once pawns have left the board, and no wall clock in it."""
+    legacy = load_legacy(legacy_dir / "4-all-t10.json")
+    every = [p for game in legacy.positions for p in game]
+    for position in (every[0], next(p for p in every if len(p.pawns) <= 4)):
+        pawns = len(position.pawns)
+        budget = math.ceil(10 * 45.0 * 17 / (pawns + 1))  # the original's cost: pawns + 1
+        got = search(position, "hypermax", time_ms=10, node_rate=45.0)
+        plain = search(position, "hypermax", nodes=budget)
+        assert (got.index, got.depth, got.scores.tolist()) == (
+            plain.index,
+            plain.depth,
+            plain.scores.tolist(),
+        )
+        assert got.expanded + got.evaluated == plain.expanded + plain.evaluated >= budget
+
+
+def test_the_emulated_clock_is_the_original_games_only():
+    from chameleon_lab.games import get_game
+
+    with pytest.raises(ValueError, match="Chameleon Chess only"):
+        search(get_game("connect4").start(), "maxn", time_ms=10, node_rate=45.0)
+
+
+def test_improved_sessions_on_the_original_clock_give_the_mended_hypermax_the_plain_rate():
+    from chameleon_lab.thesis.calibration import original_node_rate
+    from chameleon_lab.thesis.sessions import thesis_session
+
+    plain = thesis_session("4-all-t1000", "improved", clock="original")
+    mended = thesis_session("4-all-t1000", "improved", clock="original", mended=True)
+    for name, params in plain.agents.items():
+        rate = original_node_rate(params["algorithm"], params["normalize"])
+        assert params["node_rate"] == rate and params["flavour"] == "improved"
+        assert mended.agents[name]["node_rate"] == rate
+    assert mended.agents["Hypermax"]["options"] == {"mended": True}
+    machine = thesis_session("4-all-t1000", "improved")
+    assert len({plain.fingerprint, mended.fingerprint, machine.fingerprint}) == 3
 
 
 def test_the_exact_test_is_fishers():

@@ -5,9 +5,11 @@ tables, so that the quick and the full run each say what they found.
   MaxN, by normalisation and depth;
 * :func:`why`: the causes of the normalised departures explained, most frequent first;
 * :func:`mend`: the mended Hypermax's agreement with MaxN and its nodes against MaxN's;
-* :func:`games`: plain against mended Hypermax in the thesis's sessions: Fisher's exact
-  test of the two win rates with Holm's correction across the sessions, and the
-  equivalence of the two (two one-sided tests, a margin of win rate) beside it;
+* :func:`mended_verdicts` and :func:`games` (its sentences): plain against mended
+  Hypermax in the thesis's sessions: Fisher's exact test of the two win rates with
+  Holm's correction across the sessions, the equivalence of the two (two one-sided
+  tests, a margin of win rate) beside it, and the gap an undecided session could have
+  detected;
 * :func:`answer`: the four together.
 
 Each function takes a table the notebook saved (``hypermax_departures``,
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .claims import holm, tost
+from .claims import detectable_rate_gap, holm, tost
 
 #: The equivalence margin of the win rates compared (15 points, as issue 44 asks).
 MARGIN = 0.15
@@ -79,28 +81,75 @@ def mend(saved: pd.DataFrame) -> str:
     return " ".join(lines)
 
 
-def games(beside: pd.DataFrame, agent: str = "Hypermax", alpha: float = 0.05) -> str:
-    """Plain against mended ``agent`` in each session: wins, Fisher's exact p with
-    Holm's correction across the sessions, and the equivalence test of the two win
-    rates (margin :data:`MARGIN`)."""
+def mended_verdicts(
+    beside: pd.DataFrame, agent: str = "Hypermax", alpha: float = 0.05, power: float = 0.8
+) -> pd.DataFrame:
+    """Plain against mended ``agent`` in each session of ``beside``
+    (:func:`chameleon_lab.thesis.compare.mended_beside`): the wins of each, Fisher's exact
+    p with Holm's correction across the sessions (``verdict``: more or fewer wins with
+    the mended one, or no difference detected), the two one-sided tests of the two win
+    rates within :data:`MARGIN` (``equivalence``), and where no difference was detected
+    the smallest gap of win rate the session's games detect with ``power``
+    (``detectable_gap``, from the plain win rate). Empty when no session seats
+    ``agent``."""
     rows = beside[beside["agent"] == agent].reset_index(drop=True)
     if rows.empty:
-        return f"No session seated {agent}."
+        return pd.DataFrame()
     adjusted = holm(rows["p_exact"].to_numpy())
-    lines = []
+    out = []
     for row, p_holm in zip(rows.itertuples(), adjusted, strict=True):
-        eq = tost(int(row.mended_wins), int(row.mended_games), int(row.plain_wins),
-                  int(row.plain_games), margin=MARGIN, alpha=alpha)  # fmt: skip
-        change = (
-            "more" if row.mended_win_rate > row.plain_win_rate else "fewer"
-        ) + " wins with the mended one"
-        verdict = change if p_holm < alpha else "no difference detected"
+        k_m, n_m, k_p, n_p = (int(row.mended_wins), int(row.mended_games),
+                              int(row.plain_wins), int(row.plain_games))  # fmt: skip
+        eq = tost(k_m, n_m, k_p, n_p, margin=MARGIN, alpha=alpha)
+        decided = p_holm < alpha
+        more = row.mended_win_rate > row.plain_win_rate
+        base = min(max(k_p / n_p, 0.5 / n_p), 1 - 0.5 / n_p)  # a rate inside (0, 1)
+        out.append(
+            {
+                "session": row.session,
+                "plain_wins": k_p,
+                "plain_games": n_p,
+                "mended_wins": k_m,
+                "mended_games": n_m,
+                "p_exact": row.p_exact,
+                "p_holm": p_holm,
+                "verdict": (
+                    ("more" if more else "fewer") + " wins with the mended one"
+                    if decided
+                    else "no difference detected"
+                ),
+                "equivalence": eq.verdict,
+                "detectable_gap": (
+                    float("nan")
+                    if decided
+                    else detectable_rate_gap(n_m, n_p, base, alpha=alpha, power=power)
+                ),
+                "plain_depth_median": row.plain_depth_median,
+                "mended_depth_median": row.mended_depth_median,
+            }
+        )
+    return pd.DataFrame(out)
+
+
+def games(beside: pd.DataFrame, agent: str = "Hypermax", alpha: float = 0.05) -> str:
+    """Plain against mended ``agent`` in each session, in words
+    (:func:`mended_verdicts`)."""
+    table = mended_verdicts(beside, agent, alpha)
+    if table.empty:
+        return f"No session seated {agent}."
+    lines = []
+    for row in table.itertuples():
+        power = (
+            ""
+            if pd.isna(row.detectable_gap)
+            else f"; 80 % power only for a gap of {100 * row.detectable_gap:.0f} points or more"
+        )
         lines.append(
             f"{row.session}: plain {row.plain_wins}/{row.plain_games}, mended "
             f"{row.mended_wins}/{row.mended_games} (Fisher p = {row.p_exact:.3f}, Holm "
-            f"{p_holm:.3f}: {verdict}; within {100 * MARGIN:.0f} points of each other: "
-            f"{eq.verdict}); median depth {row.plain_depth_median:g} plain, "
-            f"{row.mended_depth_median:g} mended."
+            f"{row.p_holm:.3f}: {row.verdict}{power}; within {100 * MARGIN:.0f} points of "
+            f"each other: {row.equivalence}); median depth {row.plain_depth_median:g} "
+            f"plain, {row.mended_depth_median:g} mended."
         )
     return "\n".join(lines)
 

@@ -319,6 +319,53 @@ def _section_beyond(data: Path) -> list[str]:
     return lines
 
 
+def _section_hypermax(data: Path) -> list[str]:
+    """Notebook 11: how often Hypermax departs from MaxN, and whether the mended
+    Hypermax wins more of the thesis's sessions than the plain one."""
+    from .hypermax_answer import MARGIN, how_often, mended_verdicts
+
+    lines = []
+    rates = data / "hypermax_departures.csv"
+    if rates.exists():
+        lines += ["How often. " + how_often(pd.read_csv(rates)), ""]
+    sessions = data / "hypermax_mended_sessions.csv"
+    if sessions.exists():
+        table = mended_verdicts(pd.read_csv(sessions))
+        if not table.empty:
+            shown = pd.DataFrame(
+                {
+                    "session": table["session"],
+                    "plain wins": table["plain_wins"].astype(str) + " / "
+                    + table["plain_games"].astype(str),
+                    "mended wins": table["mended_wins"].astype(str) + " / "
+                    + table["mended_games"].astype(str),
+                    "Holm p": table["p_holm"].map(lambda p: f"{p:.3g}"),
+                    "verdict": table["verdict"],
+                    f"within {100 * MARGIN:.0f} points": table["equivalence"],
+                    "80 % power from (points)": table["detectable_gap"].map(
+                        lambda g: "" if pd.isna(g) else f"{100 * g:.0f}"
+                    ),
+                    "median depth (plain / mended)": table["plain_depth_median"].map("{:g}".format)
+                    + " / " + table["mended_depth_median"].map("{:g}".format),
+                }
+            )  # fmt: skip
+            lines += [
+                "The thesis's sessions that seat Hypermax, played with the plain and with "
+                "the mended Hypermax in its seat (same seatings, seeds and clock); the "
+                "two win rates compared by Fisher's exact test, Holm-corrected over the "
+                "sessions, and by two one-sided tests of a difference within "
+                f"{100 * MARGIN:.0f} points.",
+                "",
+                shown.to_markdown(index=False, disable_numparse=True),
+                "",
+                "![Win rates, plain and mended](figures/hypermax_mended_sessions.png)",
+                "",
+            ]
+    if not lines:
+        return []
+    return ["## Notebook 11: Hypermax's departures and the mended Hypermax's games", "", *lines]
+
+
 def _section_thesis(data: Path) -> list[str]:
     """Notebook 04: the thesis's time-mode tables on the emulated clock beside the
     thesis (the equivalence verdicts counted), and the clock checked on held-out files."""
@@ -379,6 +426,7 @@ def write_page(folder: str | Path) -> Path:
     lines += _section_thesis(data)
     lines += _section_beyond(data)
     lines += _section_tuning(data)
+    lines += _section_hypermax(data)
     runs = read_runs(folder)
     if runs:
         lines += [

@@ -9,6 +9,7 @@ searches and root driver in depth mode or time mode (the thesis wing,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -87,12 +88,15 @@ def check_budget(
     return Budget(depth, time_ms, nodes)
 
 
-def check_node_rate(flavour: str, time_ms: float | None, node_rate: Any) -> float | None:
+def check_node_rate(
+    flavour: str, time_ms: float | None, node_rate: Any, nodes: int | None = None
+) -> float | None:
     """``node_rate`` if it may emulate a clock here, or ``ValueError`` saying why not: a
-    positive finite number of nodes per millisecond, in the thesis flavour (the improved
-    one takes a node budget, ``nodes=``), beside a time budget it converts."""
+    positive finite number of nodes per millisecond beside the time budget it converts,
+    not beside a node budget of its own."""
     if node_rate is None:
         return None
+    get_flavour(flavour)
     if (
         isinstance(node_rate, bool)
         or not isinstance(node_rate, (int, float, np.number))
@@ -102,16 +106,30 @@ def check_node_rate(flavour: str, time_ms: float | None, node_rate: Any) -> floa
         raise ValueError(
             f"node_rate must be a positive number of nodes per millisecond, got {node_rate!r}"
         )
-    if flavour != "thesis":
-        raise ValueError(
-            "node_rate emulates the original program's clock and belongs to the thesis "
-            f"flavour, not the {flavour} one (which takes a node budget: nodes=N)"
-        )
     if time_ms is None:
         raise ValueError(
             "node_rate turns a time budget into nodes (time_ms x node_rate): give time_ms too"
         )
+    if nodes is not None:
+        raise ValueError(
+            "node_rate turns time_ms into a node budget; give nodes=N or node_rate, not both"
+        )
     return float(node_rate)
+
+
+def emulated_nodes(position: Any, game: GameLike, time_ms: float, node_rate: float) -> int:
+    """The node budget of ``time_ms`` on the original program's clock at ``position``
+    (:func:`chameleon_lab.games.chameleon.clock.original_clock_nodes`, rounded up), or
+    ``ValueError`` for a game the original did not play."""
+    from ..games.chameleon.clock import original_clock_nodes  # the game's own: on use
+
+    ops = resolve_game(position, game)
+    if ops.name != "chameleon":
+        raise ValueError(
+            "node_rate emulates the original program's clock, which played Chameleon "
+            f"Chess only; {ops.name} runs on this machine's clock (time_ms alone)"
+        )
+    return math.ceil(float(original_clock_nodes(state_of(position), time_ms, node_rate)))
 
 
 def algorithm_budget(
@@ -218,23 +236,30 @@ def search(
     (default: the algorithm's; Paranoid's 2**18 entries, none for the two-player
     suite); ``workspace`` reuses an improved search's tables. ``iterations`` is Monte
     Carlo tree search's budget (``mcts`` takes iterations, time and nodes, no depth).
-    ``node_rate`` (thesis flavour, Chameleon Chess, with ``time_ms``) emulates the
-    original program's time mode: its clock becomes a node counter at the original's
-    speed, ``node_rate`` positions per millisecond at the start position and more with
-    fewer pawns (:func:`chameleon_lab.games.chameleon.clock.original_clock_nodes`), so a session
-    reaches the original's depths on any machine and the same ones on every run.
+    ``node_rate`` (Chameleon Chess, with ``time_ms``) emulates the original program's
+    clock: a node counter at the original's speed, ``node_rate`` positions per
+    millisecond at the start position and more with fewer pawns
+    (:func:`chameleon_lab.games.chameleon.clock.original_clock_nodes`), so a session
+    plays the same games on every machine and every run. The thesis flavour reads that
+    clock where the original read its own (between root successors, reaching the
+    original's depths); the improved flavour searches the position's share of nodes as
+    a node budget, checked inside the tree (the original's speed, our search).
     ``options`` are the algorithm's own (the two-player suite's switches, see
     :mod:`.suite`; MCTS's, see :mod:`.mcts`), refused with the valid names when it
     takes no such option.
     """
     spec = get_algorithm(algorithm)
+    rate = check_node_rate(flavour, time_ms, node_rate, nodes)
+    own_clock = get_flavour(flavour).own_clock
+    if rate is not None and not own_clock:  # the time budget becomes this position's nodes
+        time_ms, nodes = None, emulated_nodes(position, game, float(time_ms), rate)
     budget = algorithm_budget(algorithm, flavour, depth, time_ms, nodes, iterations)
     if tt_bits is None:
         tt_bits = spec.tt_bits
     check_tt_bits(tt_bits)
     check_options(spec, options)
-    if check_node_rate(flavour, time_ms, node_rate) is not None:
-        options["node_rate"] = float(node_rate)
+    if rate is not None and own_clock:
+        options["node_rate"] = rate
     return get_flavour(flavour).run(
         position,
         algorithm,

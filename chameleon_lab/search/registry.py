@@ -328,6 +328,10 @@ class Flavour:
     doc: str
     check_budget: Callable
     run: Callable
+    #: whether ``run`` takes ``node_rate`` and reads the emulated clock itself (the
+    #: thesis flavour, between root successors); otherwise :func:`.api.search` turns a
+    #: time budget with a node rate into the position's node budget
+    own_clock: bool = False
 
 
 FLAVOURS: dict[str, Flavour] = {}

@@ -480,5 +480,6 @@ register_flavour(
         "the original program's driver: depth mode or time mode, bit for bit",
         _check_budget,
         _run,
+        own_clock=True,
     )
 )

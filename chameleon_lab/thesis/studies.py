@@ -39,12 +39,15 @@ def thesis_study(
     progress: bool = True,
     clock: str = "machine",
     mended: bool = False,
+    repetitions: int = 1,
 ) -> Tables:
     """Tables of ``sessions`` from the legacy files (``source="legacy"``) or fresh runs
     in the ``"thesis"`` or ``"improved"`` flavour (records resumable under
-    ``records_dir/SOURCE``); time-mode sessions on ``clock`` (``"original"``: the
-    thesis flavour at the original program's speed, see :mod:`.sessions`); ``mended``
-    seats the mended Hypermax for Hypermax (improved source only)."""
+    ``records_dir/SOURCE``); time-mode sessions on ``clock`` (``"original"``: a node
+    counter at the original program's speed, see :mod:`.sessions`); ``mended``
+    seats the mended Hypermax for Hypermax (improved source only); ``repetitions``
+    plays each fresh session that often, every game with a seed of its own (the
+    first repetition is the session as the thesis played it)."""
     records = []
     if source == "legacy":
         if shared is None:
@@ -59,7 +62,7 @@ def thesis_study(
     if source not in ("thesis", "improved"):
         raise ValueError(f"unknown source {source!r}; valid: legacy, thesis, improved")
     for name in sessions:
-        session = thesis_session(name, source, clock=clock, mended=mended)
+        session = thesis_session(name, source, clock=clock, mended=mended, repetitions=repetitions)
         out = session.records_file(Path(records_dir) / source)
         run_session(session, out, workers=workers, progress=progress)
         records += session_records(out, session)
