@@ -100,7 +100,8 @@ def test_every_games_protocol_functions_take_no_references(name):
 def test_the_suite_scores_its_leaves_inline_and_orders_by_a_call():
     # the leaves' scoring (the sibling _leaf_value) is small enough for LLVM to inline
     # it; a call per leaf would cost the loop what it saved over recursion. static_key
-    # stays a function of its own (see twoplayer.static_key)
+    # stays a function of its own (see twoplayer.static_key); the parts marked inlined
+    # (twoplayer._enter, _key_moves) are compiled into the node function
     game = get_game("tictactoe")
     search(game.start(), "alphabeta", depth=2)
     root = _fresh(TP.ab_root, ops_of(game), leaf_evaluator(game, None),
@@ -110,6 +111,8 @@ def test_the_suite_scores_its_leaves_inline_and_orders_by_a_call():
     called = re.findall(r"call [^@\n]*@([\w.$]+)", llvm)
     assert any("static_key" in name for name in called)
     assert not any("leaf_value" in name for name in called)
+    # the parts of the node function written apart are compiled into it (inlined)
+    assert not any("_enter" in name or "_key_moves" in name for name in called)
     # the root function calls the node function (one copy of the tree's code)
     root_llvm = root.inspect_llvm(root.signatures[0]).split("\ndefine")[1]
     assert any("ab_node" in name for name in re.findall(r"call [^@\n]*@([\w.$]+)", root_llvm))

@@ -45,6 +45,19 @@ _TAGS: dict[int, str] = {}
 _PACKAGE = __name__.split(".")[0] + "."
 
 
+def inlined(template: Callable) -> Callable:
+    """Mark a sibling template to be compiled into its callers (numba's
+    ``inline="always"``) instead of called: a part of a node function written apart so
+    a reader can hold it, which costs no call per node. Leave unmarked what is better
+    called than copied (see :func:`chameleon_lab.search.twoplayer.static_key`)."""
+    _python_function(template).__chameleon_inline__ = True
+    return template
+
+
+def _is_inlined(template: Callable) -> bool:
+    return getattr(_python_function(template), "__chameleon_inline__", False)
+
+
 def _python_function(template: Callable) -> types.FunctionType:
     fn = getattr(template, "py_func", template)
     if not isinstance(fn, types.FunctionType):
@@ -93,7 +106,10 @@ def _tag(template: Callable, bindings: Mapping[str, Any], siblings: Mapping[str,
     be named."""
     names = {"": _stable_name(template)}
     names.update((f"{n}=", _stable_name(v)) for n, v in sorted(bindings.items()))
-    names.update((f"{n}~", _stable_name(f)) for n, f in sorted(siblings.items()))
+    names.update(
+        (f"{n}~{'inlined' if _is_inlined(f) else ''}", _stable_name(f))
+        for n, f in sorted(siblings.items())
+    )
     if None in names.values():
         return None
     parts = [repr(sorted(options.items())), *(k + str(v) for k, v in names.items())]
@@ -262,7 +278,8 @@ def specialise(
 
     ``siblings`` are further templates the template calls by name (mutual recursion or
     helpers that use the same bindings): each is specialised with the same bindings and
-    bound under its name in every copy. ``options`` go to ``numba.njit`` (the
+    bound under its name in every copy, and compiled into its callers where
+    :func:`inlined` marks it. ``options`` go to ``numba.njit`` (the
     template's own decorator options are not inherited); ``cache=False`` keeps the
     copies off the disk cache, which they use by default where their tag can be made.
     """
@@ -295,7 +312,8 @@ def specialise(
             # of this process: a copy loaded from another process's cache could bear
             # the name of a copy compiled here and be linked to it
             copy.__qualname__ = f"{py.__qualname__}__{copy.__chameleon_tag__}"
-        dispatcher = njit(**options)(copy)
+        inline = {"inline": "always"} if _is_inlined(fn) else {}
+        dispatcher = njit(**options, **inline)(copy)
         if tag is not None:
             dispatcher._cache = _BoundCache(copy)  # what numba's enable_caching() sets
             _TAGS[id(dispatcher)] = copy.__chameleon_tag__

@@ -160,12 +160,15 @@ def suite_search(
     root = bind(TP.ab_root, ops, evaluate, siblings=TP.ROOT_SIBLINGS, _nrt=False)
     state = working_state(state)
     o = options
-    switches = (o.prune, o.ordering, o.pvs, o.killers, o.history, o.quiescence, *players)
-    compile_for(root, state, 1, 0.0, 0.0, ws.tables, ws.tt_int, ws.tt_val, 0, 0, 0, 0,
-                *switches)  # fmt: skip
+    setting = np.array(
+        [0, o.prune, o.ordering, o.pvs, o.killers, o.history, o.quiescence, *players],
+        dtype=np.int64,
+    )
+    compile_for(root, state, 1, 0.0, 0.0, ws.tables, ws.tt_int, ws.tt_val, 0, 0, 0, setting)
     start = time.perf_counter_ns()  # the search's own time, without compiling
     ctl = ws.ctl
     ws.searches += 1
+    setting[TP.SET_STAMP] = ws.searches
     node_limit = budget.nodes or 0
     deadline = 0 if budget.time_ms is None else start + int(budget.time_ms * 1e6)
     max_depth = budget.depth or MAX_DEPTH
@@ -179,8 +182,7 @@ def suite_search(
         # with iterative deepening the first iteration always completes (no budget)
         first = o.iterative and mode == TP.NEW_SEARCH
         return root(state, depth, alpha, beta, ws.tables, ws.tt_int, ws.tt_val, mode,
-                    0 if first else node_limit, 0 if first else deadline, ws.searches,
-                    *switches)  # fmt: skip
+                    0 if first else node_limit, 0 if first else deadline, setting)  # fmt: skip
 
     for i, depth in enumerate(depths):
         mode = TP.NEXT_DEPTH if i else TP.NEW_SEARCH

@@ -46,6 +46,7 @@ import numpy as np
 from numba import njit
 
 from ..games.protocol import MAX_PLAYERS
+from ..games.specialise import inlined
 from .core import evaluate, generate, key, make, noisy, player_of, table_width, unmake
 from .improved import (
     _BIG,
@@ -173,38 +174,31 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     )
 
 
-@njit(cache=True, inline="always")
-def _unpack(tables):  # numba types it: an annotation would not be read
-    """The scratch tables of a one-element :func:`tables_dtype` array (views)."""
-    t = tables[0]
-    return (
-        t.moves, t.undo, t.leaf, t.ctl, t.pv, t.keys, t.perm, t.root_keys, t.root_scores,
-        t.killers, t.history, t.fflt, t.fint,
-    )  # fmt: skip
+# the search's setting, one array handed to ab_root: the stamp of the search (table
+# entries of other searches are ignored), the switches (see the module doc) and the two
+# players, written into ``ctl`` when a search starts
+SET_STAMP = 0
+SET_SWITCHES = 1  # prune, ordering, pvs, killers, history, quiescence, player a, player b
+SETTING_SIZE = 9
+#: where each entry of the setting after the stamp goes in ``ctl``
+_SWITCH_COLUMNS = (O_PRUNE, O_ORDERING, O_PVS, O_KILLERS, O_HISTORY, O_QUIESCENCE,
+                   C_PLAYER_A, C_PLAYER_B)  # fmt: skip
 
 
 @njit(cache=True, inline="always")
-def _prepare(t, stamp, prune, ordering, pvs, killers, history, quiescence, player_a, player_b,
-             n_root):  # fmt: skip
+def _prepare(t, setting, n_root):
     """Make the tables ``t`` (the record) ready for a new search: counters to zero, the
-    search's ``stamp`` (table entries of other searches are ignored), the switches (see
-    the module doc) and the two players into ``ctl``, killers and history cleared where
-    they are on, the root's ordering keys to zero and its scores to NaN (not searched).
-    """
+    ``setting``'s stamp, switches and players into ``ctl``, killers and history cleared
+    where they are on, the root's ordering keys to zero and its scores to NaN (not
+    searched)."""
     ctl = t.ctl
     ctl[:] = 0
-    ctl[C_STAMP] = stamp
-    ctl[O_PRUNE] = prune
-    ctl[O_ORDERING] = ordering
-    ctl[O_PVS] = pvs
-    ctl[O_KILLERS] = killers
-    ctl[O_HISTORY] = history
-    ctl[O_QUIESCENCE] = quiescence
-    ctl[C_PLAYER_A] = player_a
-    ctl[C_PLAYER_B] = player_b
-    if killers:
+    ctl[C_STAMP] = setting[SET_STAMP]
+    for j in range(len(_SWITCH_COLUMNS)):
+        ctl[_SWITCH_COLUMNS[j]] = setting[SET_SWITCHES + j]
+    if ctl[O_KILLERS]:
         t.killers[:] = -1
-    if history:
+    if ctl[O_HISTORY]:
         t.history[:] = 0.0
     t.root_keys[:n_root] = 0.0
     t.root_scores[:n_root] = np.nan
@@ -247,11 +241,6 @@ def _leaf_value(state, leaf, ctl, ply, me, p):  # pragma: no cover - compiled by
     return 2.0 * leaf[me] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
 
 
-#: The helpers :func:`ab_node` calls by name, compiled with its bindings
-#: (:func:`.core.bind`'s ``siblings``).
-SIBLINGS = {"static_key": static_key, "_leaf_value": _leaf_value}
-
-
 @njit(cache=True, inline="always")
 def _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, cut, best, best_move):
     """Store a node's value in its slot (depth-preferred: a slot of another search, of
@@ -270,6 +259,146 @@ def _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, cut, best, best_move)
         tt_int[slot, T_DEPTH_FLAG] = (depth + QMAX) * 4 + flag
         tt_int[slot, T_MOVE] = best_move
         tt_val[slot] = best
+
+
+@njit(cache=True, inline="always")
+def _tt_probe(tt_int, tt_val, ctl, h, depth, alpha, beta):
+    """The transposition table's entry for key ``h``: ``(slot, move, hit, value)``, the
+    stored best move (-1: none) and whether its value, stored at this remaining
+    ``depth``, decides the node in ``(alpha, beta)``."""
+    slot = h & (tt_int.shape[0] - 1)
+    if tt_int[slot, T_KEY] != h or tt_int[slot, T_STAMP] != ctl[C_STAMP]:
+        return slot, -1, False, 0.0
+    info = tt_int[slot, T_DEPTH_FLAG]
+    tv = tt_val[slot]
+    flag = info & 3
+    hit = (info >> 2) - QMAX == depth and (
+        flag == EXACT or (flag == LOWER and tv >= beta) or (flag == UPPER and tv <= alpha)
+    )
+    return slot, tt_int[slot, T_MOVE], hit, tv
+
+
+def _key_moves(state, tables, ply, n, depth, p, tt_move):  # pragma: no cover - bind()
+    """Write the ordering keys of the ``n`` moves at ``ply`` (the table's move, killers,
+    static value, history; at the root the last iteration's scores) and return whether
+    any can differ: without a table move, killers, ordering or history every key is 0
+    and the moves are searched in generation order."""
+    t = tables[0]
+    ctl = t.ctl
+    order = ctl[O_ORDERING] > 0 and depth >= ctl[O_ORDERING]
+    keyed = ply == 0 or tt_move >= 0 or order or ctl[O_KILLERS] or ctl[O_HISTORY]
+    for j in range(n if keyed else 0):
+        t.perm[ply, j] = j
+        m = t.moves[ply, j]
+        if ply == 0:
+            t.keys[ply, j] = t.root_keys[j]
+            continue
+        score = 0.0
+        if m == tt_move:
+            score = _BIG
+        elif ctl[O_KILLERS] and (m == t.killers[ply, 0] or m == t.killers[ply, 1]):
+            score = _BIG / 2 if m == t.killers[ply, 0] else _BIG / 4
+        elif order:
+            score = static_key(state, m, tables, ply, p)
+        elif ctl[O_HISTORY]:
+            score = t.history[m & (HISTORY_SIZE - 1)]
+        t.keys[ply, j] = score
+    return keyed
+
+
+def _enter(
+    state, depth, ply, alpha, beta, me, p, known, tables, tt_int, tt_val
+):  # pragma: no cover
+    """Enter the node at ``ply`` (``p`` the player to move, ``known`` when the caller
+    found it and that the node is no leaf): ``(expanded, v, p, alpha, best, n)``.
+
+    Not expanded: ``v`` is the node's value (a leaf, a budget spent, a table hit, a
+    stand pat at or above ``beta``). Expanded: the ``n`` moves are generated (the noisy
+    ones in quiescence, ``alpha`` raised to the stand pat ``best``) and keyed, and the
+    node's frame holds what stays while its children run (window, depth, player,
+    moves, table slot and key, whether keyed). Compiled by :func:`.core.bind` into
+    :func:`ab_node`.
+    """
+    t = tables[0]
+    ctl = t.ctl
+    if not known:  # the top node, which may be a leaf
+        p = player_of(state)
+        if p < 0 or _quiet_end(ctl, depth):
+            return False, _leaf_value(state, t.leaf, ctl, ply, me, p), p, alpha, 0.0, 0
+    if out_of_budget(ctl):
+        return False, 0.0, p, alpha, 0.0, 0
+    best = -np.inf
+    if depth <= 0:  # quiescence: stand pat, then the noisy moves only
+        leaf = t.leaf
+        evaluate(state, leaf)
+        ctl[S_EVALUATED] += 1
+        ctl[S_QNODES] += 1
+        ctl[PV_LEN + ply] = ply
+        best = 2.0 * leaf[p] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
+        if best >= beta:
+            return False, best, p, alpha, best, 0
+        alpha = max(alpha, best)
+        n = noisy(state, t.moves, ply)
+    else:
+        n = generate(state, t.moves, ply)
+    slot, h, tt_move = -1, 0, -1  # the table: its move first, its value at this depth only
+    if tt_int.shape[0] > 0 and ply > 0:
+        h = key(state)
+        slot, tt_move, hit, tv = _tt_probe(tt_int, tt_val, ctl, h, depth, alpha, beta)
+        if hit:
+            ctl[S_TT_HITS] += 1
+            ctl[PV_LEN + ply] = ply
+            return False, tv, p, alpha, best, n
+    ctl[S_EXPANDED] += 1
+    keyed = _key_moves(state, tables, ply, n, depth, p, tt_move)
+    fflt, fint = t.fflt, t.fint
+    fflt[ply, F_BETA] = beta
+    fflt[ply, F_ALPHA0] = alpha
+    fint[ply, I_DEPTH] = depth
+    fint[ply, I_PLAYER] = p
+    fint[ply, I_N] = n
+    fint[ply, I_SLOT] = slot
+    fint[ply, I_HASH] = h
+    fint[ply, I_KEYED] = keyed
+    return True, 0.0, p, alpha, best, n
+
+
+@njit(cache=True, inline="always")
+def _push(fflt, fint, ply, alpha, best, k, i, best_move, null):
+    """Keep what changes as the node at ``ply`` searches its children in its frame,
+    while child ``k`` (move ``i``) runs."""
+    fflt[ply, F_ALPHA] = alpha
+    fflt[ply, F_BEST] = best
+    fint[ply, I_K] = k
+    fint[ply, I_INDEX] = i
+    fint[ply, I_BEST_MOVE] = best_move
+    fint[ply, I_NULL] = null
+
+
+@njit(cache=True, inline="always")
+def _pop(fflt, fint, ply):
+    """The frame of the node at ``ply``: ``(alpha, beta, alpha0, best, depth, p, n, k,
+    i, slot, h, best_move, keyed, null)``."""
+    f, g = fflt[ply], fint[ply]
+    return (
+        f[F_ALPHA], f[F_BETA], f[F_ALPHA0], f[F_BEST], g[I_DEPTH], g[I_PLAYER], g[I_N],
+        g[I_K], g[I_INDEX], g[I_SLOT], g[I_HASH], g[I_BEST_MOVE], g[I_KEYED] != 0,
+        g[I_NULL] != 0,
+    )  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _cut_off(ctl, killers, history, ply, k, m, depth):
+    """Count a beta cut-off by move ``m`` (the ``k``-th searched) and learn from it:
+    ``m`` becomes the ply's first killer, its history grows by ``depth**2``."""
+    ctl[S_CUTOFFS] += 1
+    if k == 0:
+        ctl[S_FIRST_CUTOFFS] += 1
+    if ctl[O_KILLERS] and m != killers[ply, 0]:
+        killers[ply, 1] = killers[ply, 0]
+        killers[ply, 0] = m
+    if ctl[O_HISTORY] and depth > 0:
+        history[m & (HISTORY_SIZE - 1)] += depth * depth
 
 
 def ab_node(  # pragma: no cover - compiled by bind()
@@ -291,225 +420,111 @@ def ab_node(  # pragma: no cover - compiled by bind()
     slot) in the tables' ``fflt`` and ``fint`` rows while its child runs. numba passes
     every array to a recursive call as seven to nine machine words, and the calls
     cost more than the game's moves (``docs/benchmarks.md``, "Measurements behind the
-    design"). The loop moves between
-    four steps: ``_ENTER`` a node (score a leaf, or generate and key the moves),
-    ``_NEXT`` (make the next child; a leaf child is scored at once, without a frame),
-    ``_CHILD`` (take its value, or cut off) and ``_UP`` (hand the node's value to its
-    parent, or search the child again after PVS's null window failed high): the parts
-    of the recursive node function before, between and after its calls.
+    design"). The loop moves between four steps: ``_ENTER`` a node (``_enter``:
+    score a leaf, or generate and key the moves), ``_NEXT`` (make the next child; a
+    leaf child is scored at once, without a frame), ``_CHILD`` (take its value, or cut
+    off) and ``_UP`` (hand the node's value to its parent, or search the child again
+    after PVS's null window failed high): the parts of the recursive node function
+    before, between and after its calls.
     """
-    (
-        moves, undo, leaf, ctl, pv, keys, perm, root_keys, root_scores, killers, history,
-        fflt, fint,
-    ) = _unpack(tables)  # fmt: skip
-    top = ply
-    prune = ctl[O_PRUNE] != 0
-    step = _ENTER
-    v = 0.0
-    # the frame of the node at ``ply`` (stored in fflt/fint while a child runs)
-    p = 0
-    n = 0
-    k = 0
-    i = 0
-    slot = -1
-    h = 0
-    best_move = -1
-    keyed = False
-    null = False
-    best = 0.0
-    alpha0 = 0.0
-    # whether p already holds the player to move at the node entered: every node but
-    # the top one is entered knowing it, and knowing it is no leaf (see _NEXT)
-    known = False
+    t = tables[0]
+    moves, undo, leaf, ctl, pv, fflt, fint = t.moves, t.undo, t.leaf, t.ctl, t.pv, t.fflt, t.fint
+    top, prune, step, v = ply, ctl[O_PRUNE] != 0, _ENTER, 0.0
+    # the frame of the node at ``ply`` (kept in fflt/fint while a child runs)
+    p = n = k = i = h = 0
+    slot = best_move = -1
+    keyed = null = False
+    best = alpha0 = 0.0
+    known = False  # whether p holds the player to move at the node entered, no leaf
     while True:
         if step == _ENTER:
-            step = _UP  # unless the node's children are searched
-            if not known:  # the top node, which may be a leaf
-                p = player_of(state)
-                if p < 0 or _quiet_end(ctl, depth):
-                    v = _leaf_value(state, leaf, ctl, ply, me, p)
-                    continue
+            expanded, v, p, alpha, best, n = _enter(state, depth, ply, alpha, beta, me, p,
+                                                    known, tables, tt_int, tt_val)  # fmt: skip
             known = False
-            if out_of_budget(ctl):
-                v = 0.0
+            if not expanded:
+                step = _UP
                 continue
-            best = -np.inf
-            if depth <= 0:  # quiescence: stand pat, then the noisy moves only
-                evaluate(state, leaf)
-                ctl[S_EVALUATED] += 1
-                ctl[S_QNODES] += 1
-                ctl[PV_LEN + ply] = ply
-                best = 2.0 * leaf[p] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
-                if best >= beta:
-                    v = best
-                    continue
-                alpha = max(alpha, best)
-                n = noisy(state, moves, ply)
-            else:
-                n = generate(state, moves, ply)
-            # transposition table: the stored move first; the value at the same depth only
-            slot = -1
-            h = 0
-            tt_move = -1
-            if tt_int.shape[0] > 0 and ply > 0:
-                h = key(state)
-                slot = h & (tt_int.shape[0] - 1)
-                if tt_int[slot, T_KEY] == h and tt_int[slot, T_STAMP] == ctl[C_STAMP]:
-                    tt_move = tt_int[slot, T_MOVE]
-                    info = tt_int[slot, T_DEPTH_FLAG]
-                    if (info >> 2) - QMAX == depth:
-                        flag = info & 3
-                        tv = tt_val[slot]
-                        if (
-                            flag == EXACT
-                            or (flag == LOWER and tv >= beta)
-                            or (flag == UPPER and tv <= alpha)
-                        ):
-                            ctl[S_TT_HITS] += 1
-                            ctl[PV_LEN + ply] = ply
-                            v = tv
-                            continue
-            ctl[S_EXPANDED] += 1
-            # ordering keys: the table's move, killers, static value, history; else
-            # generation order
-            order = ctl[O_ORDERING] > 0 and depth >= ctl[O_ORDERING]
-            # without a table move, killers, ordering or history every key is 0: skip them
-            keyed = ply == 0 or tt_move >= 0 or order or ctl[O_KILLERS] or ctl[O_HISTORY]
-            for j in range(n if keyed else 0):
-                perm[ply, j] = j
-                m = moves[ply, j]
-                if ply == 0:
-                    keys[ply, j] = root_keys[j]
-                    continue
-                score = 0.0
-                if m == tt_move:
-                    score = _BIG
-                elif ctl[O_KILLERS] and (m == killers[ply, 0] or m == killers[ply, 1]):
-                    score = _BIG / 2 if m == killers[ply, 0] else _BIG / 4
-                elif order:
-                    score = static_key(state, m, tables, ply, p)
-                elif ctl[O_HISTORY]:
-                    score = history[m & (HISTORY_SIZE - 1)]
-                keys[ply, j] = score
-            alpha0 = alpha
-            best_move = -1
-            k = 0
-            # the parts of the frame that stay while the children are searched
-            fflt[ply, F_BETA] = beta
-            fflt[ply, F_ALPHA0] = alpha0
-            fint[ply, I_DEPTH] = depth
-            fint[ply, I_PLAYER] = p
-            fint[ply, I_N] = n
-            fint[ply, I_SLOT] = slot
-            fint[ply, I_HASH] = h
-            fint[ply, I_KEYED] = keyed
-            step = _NEXT
+            alpha0, slot, h = alpha, fint[ply, I_SLOT], fint[ply, I_HASH]
+            keyed, best_move, k, step = fint[ply, I_KEYED] != 0, -1, 0, _NEXT
         elif step == _NEXT:
             if k >= n:  # every child searched (none: quiescence without noisy moves)
                 if n > 0 and slot >= 0:
                     _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, False, best,
                               best_move)  # fmt: skip
-                v = best
-                step = _UP
+                v, step = best, _UP
                 continue
             i = k
             if keyed:
-                _select(keys, perm, ply, k, n)
-                i = perm[ply, k]
+                _select(t.keys, t.perm, ply, k, n)
+                i = t.perm[ply, k]
             make(state, moves[ply, i], undo, ply)
-            # PVS: every move after the first with a null window first
-            null = k > 0 and ctl[O_PVS] != 0 and prune
+            null = k > 0 and ctl[O_PVS] != 0 and prune  # PVS: after the first, null windows
             other = ctl[C_PLAYER_A] + ctl[C_PLAYER_B] - p
-            # a child that is a leaf is scored here, without a frame
             q = player_of(state)
-            if q < 0 or _quiet_end(ctl, depth - 1):
+            if q < 0 or _quiet_end(ctl, depth - 1):  # a leaf child: scored here, no frame
                 v = -_leaf_value(state, leaf, ctl, ply + 1, other, q)
                 if null and alpha < v < beta:  # failed high: scored again, as a search
                     ctl[S_RESEARCHES] += 1
                     v = -_leaf_value(state, leaf, ctl, ply + 1, other, q)
                 step = _CHILD
                 continue
-            fflt[ply, F_ALPHA] = alpha
-            fflt[ply, F_BEST] = best
-            fint[ply, I_K] = k
-            fint[ply, I_INDEX] = i
-            fint[ply, I_BEST_MOVE] = best_move
-            fint[ply, I_NULL] = null
+            _push(fflt, fint, ply, alpha, best, k, i, best_move, null)
             # the null window (alpha, the next float above it): a fixed width is lost in
             # rounding where values are large (1e-9 beside 1e8), and a window of width
             # 0 fails low on a child it never searched
             alpha, beta = (-np.nextafter(alpha, np.inf) if null else -beta), -alpha
-            depth -= 1
-            ply += 1
-            me = other
-            p = q
-            known = True
-            step = _ENTER
+            depth, ply, me, p, known, step = depth - 1, ply + 1, other, q, True, _ENTER
         elif step == _UP:
             if ply == top:
                 return v
             ply -= 1
-            alpha = fflt[ply, F_ALPHA]
-            beta = fflt[ply, F_BETA]
-            alpha0 = fflt[ply, F_ALPHA0]
-            best = fflt[ply, F_BEST]
-            depth = fint[ply, I_DEPTH]
-            p = fint[ply, I_PLAYER]
-            n = fint[ply, I_N]
-            k = fint[ply, I_K]
-            i = fint[ply, I_INDEX]
-            slot = fint[ply, I_SLOT]
-            h = fint[ply, I_HASH]
-            best_move = fint[ply, I_BEST_MOVE]
-            keyed = fint[ply, I_KEYED] != 0
-            null = fint[ply, I_NULL] != 0
+            alpha, beta, alpha0, best, depth, p, n, k, i, slot, h, best_move, keyed, null = _pop(
+                fflt, fint, ply
+            )
             v = -v
             if null and alpha < v < beta and not ctl[C_ABORTED]:  # failed high: again
                 ctl[S_RESEARCHES] += 1
                 fint[ply, I_NULL] = 0
                 alpha, beta = -beta, -v
-                depth -= 1
-                ply += 1
                 me = ctl[C_PLAYER_A] + ctl[C_PLAYER_B] - p
-                p = me  # no leaf (else _NEXT had scored it), so the opponent moves there
-                known = True
-                step = _ENTER
+                # no leaf (else _NEXT had scored it), so the opponent moves there
+                depth, ply, p, known, step = depth - 1, ply + 1, me, True, _ENTER
                 continue
             step = _CHILD
         else:  # _CHILD
             unmake(state, undo, ply)
             if ctl[C_ABORTED]:
-                step = _UP
-                v = 0.0
+                v, step = 0.0, _UP
                 continue
             m = moves[ply, i]
             if ply == 0:
-                root_scores[i] = v
+                t.root_scores[i] = v
             if v > best:
-                best = v
-                best_move = m
+                best, best_move = v, m
                 _pv_take(pv, ctl, ply, m)
                 if prune and v > alpha:
                     alpha = v
             # the child's value, not alpha, against beta: alpha >= beta holds from the
             # start in a window of width 0 (see _NEXT), and cut before any child rose
             if prune and best >= beta:
-                ctl[S_CUTOFFS] += 1
-                if k == 0:
-                    ctl[S_FIRST_CUTOFFS] += 1
-                if ctl[O_KILLERS] and m != killers[ply, 0]:
-                    killers[ply, 1] = killers[ply, 0]
-                    killers[ply, 0] = m
-                if ctl[O_HISTORY] and depth > 0:
-                    history[m & (HISTORY_SIZE - 1)] += depth * depth
+                _cut_off(ctl, t.killers, t.history, ply, k, m, depth)
                 if slot >= 0:
                     _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, True, best,
                               best_move)  # fmt: skip
-                v = best
-                step = _UP
+                v, step = best, _UP
                 continue
-            k += 1
-            step = _NEXT
+            k, step = k + 1, _NEXT
+
+
+#: The helpers :func:`ab_node` calls by name, compiled with its bindings
+#: (:func:`.core.bind`'s ``siblings``; ``_enter`` and ``_key_moves`` compiled into
+#: it, the rest called).
+SIBLINGS = {
+    "static_key": static_key,
+    "_leaf_value": _leaf_value,
+    "_key_moves": inlined(_key_moves),
+    "_enter": inlined(_enter),
+}
 
 
 def ab_root(  # pragma: no cover - compiled by bind()
@@ -523,15 +538,7 @@ def ab_root(  # pragma: no cover - compiled by bind()
     mode,
     node_limit,
     deadline,
-    stamp,
-    prune,
-    ordering,
-    pvs,
-    killers,
-    history,
-    quiescence,
-    player_a,
-    player_b,
+    setting,
 ):
     """One search of the root ``state`` to ``depth`` within ``(alpha, beta)``: the value
     for the player to move (NaN when there is no move to search).
@@ -540,12 +547,12 @@ def ab_root(  # pragma: no cover - compiled by bind()
     around the node function in Python, five calls that took half of a small search's
     own time (Othello to depth 4, ~80 nodes): the root's player and moves, the tables
     made ready, the search, the index of the best move. ``mode`` says what comes
-    before the search: a ``NEW_SEARCH`` prepares the tables (``stamp`` and the switches
-    after it, see ``_prepare``); the ``NEXT_DEPTH`` of iterative deepening orders
-    the root's moves by the last iteration's scores (best first, unsearched last);
-    ``AGAIN`` keeps the order. The budgets (``node_limit`` nodes, the ``deadline`` in
-    ``perf_counter_ns``; 0: none) apply from this call on; the clock is read at once
-    when they change.
+    before the search: a ``NEW_SEARCH`` prepares the tables (the ``setting``: the
+    search's stamp, its switches and players, see ``_prepare``); the ``NEXT_DEPTH`` of
+    iterative deepening orders the root's moves by the last iteration's scores (best
+    first, unsearched last); ``AGAIN`` keeps the order. The budgets (``node_limit``
+    nodes, the ``deadline`` in ``perf_counter_ns``; 0: none) apply from this call on;
+    the clock is read at once when they change.
 
     It writes into ``ctl`` ``C_ROOT_N``, the number of root moves (0: the player to
     move has none, -1: the game is over; no search then), and ``C_ROOT_BEST``, the
@@ -557,8 +564,7 @@ def ab_root(  # pragma: no cover - compiled by bind()
     me = player_of(state)
     n = generate(state, t.moves, 0) if me >= 0 else -1
     if mode == NEW_SEARCH:
-        _prepare(t, stamp, prune, ordering, pvs, killers, history, quiescence, player_a,
-                 player_b, max(n, 0))  # fmt: skip
+        _prepare(t, setting, max(n, 0))
     else:
         for j in range(n):
             if mode == NEXT_DEPTH:
