@@ -52,14 +52,15 @@ run out the position is scored as a leaf (counted as cut by the depth limit).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from ..games.heuristics import normalize
 from ..games.protocol import MAX_PLAYERS
+from ..games.specialise import inlined
 from .core import MAX_PLIES, evaluate, generate, key, make, pass_to, player_of, unmake
 from .improved import (
     _BIG,
     C_ABORTED,
+    C_CONSTS,
     PV_LEN,
     ROOT_ROW,
     S_EXPANDED,
@@ -84,53 +85,134 @@ BEFORE_REPLY = 1
 AFTER_REPLY = 2
 
 
-@njit(inline="always")  # not cached: it takes the bound game functions
-def _static(
-    make, unmake, evaluate, pass_to, state, move, owner, mover, max_player, norm, ply, undo,
-    leaf, ictl,
-) -> float:  # fmt: skip
+# the search's constants, kept in ``ictl`` (:data:`.improved.C_CONSTS`) by the root
+# call and read in every node instead of handed down the tree
+K_MAX_PLAYER = C_CONSTS  # the root player, who maximises
+K_ORDER_DEPTH = C_CONSTS + 1  # order the children from this remaining depth on (0: off)
+K_PLUS = C_CONSTS + 2  # BRS+ (1) or BRS (0)
+
+
+def _static(state, move, owner, mover, max_player, norm, ply, tables):  # pragma: no cover
     """The static value for ``max_player`` of the position that ``move`` of ``owner``
     leads to (made by ``owner``, evaluated, taken back; ``mover`` is the player to move
     now): Paranoid's value of the heuristic's vector, normalised if ``norm``, counted as
     an ordering evaluation, not a node."""
+    leaf = tables.leaf
     previous = -1
     if owner != mover:
         previous = pass_to(state, owner)
-    make(state, move, undo, ply)
+    make(state, move, tables.undo, ply)
     evaluate(state, leaf)
-    unmake(state, undo, ply)
+    unmake(state, tables.undo, ply)
     if previous >= 0:
         pass_to(state, previous)
     if norm:
         normalize(leaf)
-    ictl[S_ORDER_EVALS] += 1
+    tables.ictl[S_ORDER_EVALS] += 1
     return _paranoid_value(leaf, max_player)
 
 
-def brs_node(
-    state,
-    depth,
-    ply,
-    norm,
-    max_player,
-    alpha,
-    beta,
-    order_depth,
-    plus,
-    stage,
-    moved,
-    tables,
-    tt_int,
-    tt_val,
-) -> float:
-    """BRS (``plus`` false) or BRS+ (``plus`` true) from ``max_player``'s view; returns
-    the node's value: exact inside ``(alpha, beta)``, an upper bound at or below
+def _layer(state, tables, ply, n, p, max_player, brs_layer):  # pragma: no cover
+    """The node's moves and who makes each into the ``reply`` and ``owner`` rows: the
+    ``n`` moves of ``p``, and in a BRS opponents' layer (``brs_layer``) every other
+    opponent's, handed the turn by ``pass_to`` (a game that cannot ends the list).
+    Returns their number."""
+    moves, reply, owner = tables.moves, tables.reply, tables.owner
+    for i in range(n):
+        reply[ply, i] = moves[ply, i]
+        owner[ply, i] = p
+    for j in range(1, MAX_PLAYERS if brs_layer else 1):
+        r = (p + j) % MAX_PLAYERS
+        if r == max_player:
+            continue
+        previous = pass_to(state, r)
+        if previous < 0:
+            break
+        m = generate(state, moves, ply)
+        pass_to(state, previous)
+        for i in range(m):
+            reply[ply, n + i] = moves[ply, i]
+            owner[ply, n + i] = r
+        n += m
+    return n
+
+
+def _greedy(state, tables, ply, n, p, max_player, norm):  # pragma: no cover
+    """BRS+: the index of opponent ``p``'s greedy move among its ``n`` moves (the lowest
+    static value for the root player, first of equals), which it plays when another
+    opponent replies; the values, negated, are the moves' ordering keys."""
+    greedy = 0
+    low = np.inf
+    for i in range(n):
+        v = _static(state, tables.reply[ply, i], p, p, max_player, norm, ply, tables)
+        tables.keys[ply, i] = -v
+        if v < low:
+            low = v
+            greedy = i
+    return greedy
+
+
+def _children(state, tables, ply, n, greedy, stage, moved_now, max_player):  # pragma: no cover
+    """BRS+, an opponent's node: how many children it searches. After the reply only
+    its greedy move; before, every move as the reply, and the greedy move once more
+    with the reply left to a later opponent, where one moves after this one in the
+    layer."""
+    if stage == AFTER_REPLY:
+        return 1
+    undo = tables.undo
+    make(state, tables.reply[ply, greedy], undo, ply)
+    q = player_of(state)
+    unmake(state, undo, ply)
+    if q >= 0 and q != max_player and not (moved_now >> q) & 1:
+        return n + 1
+    return n
+
+
+def _key(state, tables, ply, n, p, maximising, static, known, first, norm, max_player):
+    """The ordering keys of the ``n`` moves at ``ply`` (the table's move first, then by
+    static value, best first for the player to move; ``static`` false: the keys BRS+
+    gave an opponent's moves already, see :func:`_greedy`)."""  # pragma: no cover
+    sign = 1.0 if maximising else -1.0
+    for i in range(n):
+        tables.perm[ply, i] = i
+        if known and i == first:
+            tables.keys[ply, i] = _BIG
+        elif static:
+            tables.keys[ply, i] = sign * _static(
+                state, tables.reply[ply, i], tables.owner[ply, i], p, max_player, norm,
+                ply, tables,
+            )  # fmt: skip
+
+
+def _make_child(state, tables, ply, i, p, depth, stage, moved_now, plus, maximising):
+    """Make move ``i`` of the node at ``ply`` (its owner handed the turn first) and set
+    up the child: ``(previous, back, depth, stage, moved)``, the turns to hand back
+    after it (-1: none) and the child's remaining depth, stage and movers of its layer.
+    The layer ends when the root player moves next; in BRS+ it also ends, the root
+    player out, when the turn comes round to an opponent who moved in it; in BRS the
+    turn goes back to the root player after the reply."""  # pragma: no cover
+    max_player = tables.ictl[K_MAX_PLAYER]
+    r = tables.owner[ply, i]
+    previous = pass_to(state, r) if r != p else -1
+    make(state, tables.reply[ply, i], tables.undo, ply)
+    q = player_of(state)
+    if maximising or q < 0 or q == max_player:
+        return previous, -1, depth - 1, LAYER_START, 0
+    if plus and (moved_now >> q) & 1:
+        return previous, -1, 0, LAYER_START, 0
+    if plus:
+        return previous, -1, depth, stage, moved_now
+    return previous, pass_to(state, max_player), depth - 1, LAYER_START, 0
+
+
+def brs_node(state, depth, ply, norm, alpha, beta, stage, moved, tables, tt_int, tt_val):
+    """BRS or BRS+ (the root call's ``ictl[K_PLUS]``) from the root player's view;
+    returns the node's value: exact inside ``(alpha, beta)``, an upper bound at or below
     ``alpha``, a lower bound at or above ``beta`` (see the module doc; ``stage`` is
-    ``LAYER_START``, ``BEFORE_REPLY`` or ``AFTER_REPLY``; ``moved``, the
-    bit mask of the opponents who moved in this BRS+ layer so far)."""
+    ``LAYER_START``, ``BEFORE_REPLY`` or ``AFTER_REPLY``; ``moved``, the bit mask of the
+    opponents who moved in this BRS+ layer so far)."""  # pragma: no cover
     moves, undo, vals, leaf, ictl, pv = _unpack(tables)
-    keys, perm = tables.keys, tables.perm
-    reply, owner = tables.reply, tables.owner
+    max_player, order_depth, plus = ictl[K_MAX_PLAYER], ictl[K_ORDER_DEPTH], ictl[K_PLUS] != 0
     p = player_of(state)
     if ply >= MAX_PLIES - 2:  # the ply rows run out (BRS+ layers of many moves)
         depth = 0
@@ -141,43 +223,10 @@ def brs_node(
     if out_of_budget(ictl):
         return 0.0
     maximising = p == max_player
-    # the node's moves and who makes each: the mover's, and in a BRS layer every other
-    # opponent's (handed the turn by pass_to; a game that cannot ends the list)
-    for i in range(n):
-        reply[ply, i] = moves[ply, i]
-        owner[ply, i] = p
-    if not maximising and not plus:
-        for j in range(1, MAX_PLAYERS):
-            r = (p + j) % MAX_PLAYERS
-            if r == max_player:
-                continue
-            previous = pass_to(state, r)
-            if previous < 0:
-                break
-            m = generate(state, moves, ply)
-            pass_to(state, previous)
-            for i in range(m):
-                reply[ply, n + i] = moves[ply, i]
-                owner[ply, n + i] = r
-            n += m
-    # BRS+: this opponent's greedy move (the lowest static value for the root player),
-    # which it plays when another opponent replies; the values order its moves too
-    greedy = 0
-    if plus and not maximising:
-        low = np.inf
-        for i in range(n):
-            v = _static(
-                make, unmake, evaluate, pass_to, state, reply[ply, i], p, p, max_player,
-                norm, ply, undo, leaf, ictl,
-            )  # fmt: skip
-            keys[ply, i] = -v
-            if v < low:
-                low = v
-                greedy = i
-    first = 0  # the table's move, else the first generated
-    known = False
-    slot = -1
-    h = 0
+    opponents_plus = plus and not maximising
+    n = _layer(state, tables, ply, n, p, max_player, not maximising and not plus)
+    greedy = _greedy(state, tables, ply, n, p, max_player, norm) if opponents_plus else 0
+    first, known, slot, h = 0, False, -1, 0  # the table's move, else the first generated
     if stage == LAYER_START and ply > 0 and depth >= TT_MIN_DEPTH and tt_int.shape[0] > 0:
         h = key(state)
         slot, first, known, hit, v = tt_probe(tt_int, tt_val, ictl, h, n, depth, alpha, beta)
@@ -185,72 +234,32 @@ def brs_node(
             ictl[PV_LEN + ply] = ply
             return v
     ictl[S_EXPANDED] += 1
-    alpha0 = alpha
-    beta0 = beta
-    # the children: every move (after the reply, a BRS+ opponent's greedy move only);
-    # before the reply, BRS+ adds the greedy move with the reply left to a later
-    # opponent, where one moves after this one in the layer
-    count = n
+    alpha0, beta0 = alpha, beta
     moved_now = moved | (1 << p)
-    if plus and not maximising:
-        if stage == AFTER_REPLY:
-            count = 1
-        else:
-            make(state, reply[ply, greedy], undo, ply)
-            q = player_of(state)
-            unmake(state, undo, ply)
-            if q >= 0 and q != max_player and not (moved_now >> q) & 1:
-                count = n + 1
+    count = n
+    if opponents_plus:
+        count = _children(state, tables, ply, n, greedy, stage, moved_now, max_player)
     order = count > 1 and ply > 0 and order_depth > 0 and depth >= order_depth
     if order:
-        sign = 1.0 if maximising else -1.0
-        for i in range(n):
-            perm[ply, i] = i
-            if known and i == first:
-                keys[ply, i] = _BIG
-            elif maximising or not plus:  # BRS+ opponents' keys are their static values
-                keys[ply, i] = sign * _static(
-                    make, unmake, evaluate, pass_to, state, reply[ply, i], owner[ply, i], p,
-                    max_player, norm, ply, undo, leaf, ictl,
-                )  # fmt: skip
+        _key(state, tables, ply, n, p, maximising, maximising or not plus, known, first,
+             norm, max_player)  # fmt: skip
     best = -np.inf if maximising else np.inf
     best_i = first
     for k in range(count):
-        child_stage = LAYER_START
-        if plus and not maximising and (stage == AFTER_REPLY or k == n):
+        child_stage = AFTER_REPLY if opponents_plus else LAYER_START  # this is the reply
+        if opponents_plus and (stage == AFTER_REPLY or k == n):
             i = greedy  # played by this opponent; the reply is another's
             child_stage = AFTER_REPLY if stage == AFTER_REPLY else BEFORE_REPLY
         elif order:
-            _select(keys, perm, ply, k, n)
-            i = perm[ply, k]
+            _select(tables.keys, tables.perm, ply, k, n)
+            i = tables.perm[ply, k]
         else:
             i = _child(ply, k, first, ictl)
-        if plus and not maximising and child_stage == LAYER_START:
-            child_stage = AFTER_REPLY  # this move is the layer's reply
-        r = owner[ply, i]
-        previous = -1
-        if r != p:
-            previous = pass_to(state, r)
-        make(state, reply[ply, i], undo, ply)
-        q = player_of(state)
-        back = -1
-        child_depth = depth - 1
-        child_moved = 0
-        if maximising or q < 0 or q == max_player:
-            child_stage = LAYER_START  # the layer ends: the root player moves next
-        elif plus and (moved_now >> q) & 1:
-            child_depth = 0  # the turn came round without the root player: it is out
-            child_stage = LAYER_START
-        elif plus:
-            child_depth = depth  # the layer goes on with the next opponent
-            child_moved = moved_now
-        else:
-            back = pass_to(state, max_player)  # BRS: the turn goes back to the root
-            child_stage = LAYER_START
-        value = brs_node(
-            state, child_depth, ply + 1, norm, max_player, alpha, beta, order_depth, plus,
-            child_stage, child_moved, tables, tt_int, tt_val,
-        )  # fmt: skip
+        previous, back, child_depth, child_stage, child_moved = _make_child(
+            state, tables, ply, i, p, depth, child_stage, moved_now, plus, maximising
+        )
+        value = brs_node(state, child_depth, ply + 1, norm, alpha, beta, child_stage,
+                         child_moved, tables, tt_int, tt_val)  # fmt: skip
         if back >= 0:
             pass_to(state, back)
         unmake(state, undo, ply)
@@ -261,9 +270,8 @@ def brs_node(
         if ply == 0:
             vals[ROOT_ROW + i, 0] = value
         if (value > best) if maximising else (value < best):
-            best = value
-            best_i = i
-            _pv_take(pv, ictl, ply, reply[ply, i])
+            best, best_i = value, i
+            _pv_take(pv, ictl, ply, tables.reply[ply, i])
             if maximising:
                 alpha = max(alpha, value)
             else:
@@ -275,13 +283,28 @@ def brs_node(
     return best
 
 
+#: The parts :func:`brs_node` calls by name, bound with it and compiled into it (its
+#: registry entries' ``siblings``).
+SIBLINGS = {
+    name: inlined(fn)
+    for name, fn in (
+        ("_static", _static),
+        ("_layer", _layer),
+        ("_greedy", _greedy),
+        ("_children", _children),
+        ("_key", _key),
+        ("_make_child", _make_child),
+    )
+}
+
+
 # ---------------------------------------------------------------- root calls
 def _root_args(search, state, ws, head, tables, plus: bool) -> tuple:
-    player = search.game.player_of(state)
-    return (
-        *head, player, -np.inf, np.inf, search.order_depth, plus, LAYER_START, 0, tables,
-        ws.tt_int, ws.tt_val,
-    )  # fmt: skip
+    """The root call's arguments, its constants written into ``ictl`` first."""
+    ws.ictl[K_MAX_PLAYER] = search.game.player_of(state)
+    ws.ictl[K_ORDER_DEPTH] = search.order_depth
+    ws.ictl[K_PLUS] = plus
+    return (*head, -np.inf, np.inf, LAYER_START, 0, tables, ws.tt_int, ws.tt_val)
 
 
 def brs_root_args(search, state, ws, head, tables) -> tuple:

@@ -92,7 +92,9 @@ class DeepSearch:
     def _node(self) -> Any:
         """The algorithm's node function compiled for this game and heuristic."""
         algorithm = get_algorithm(self.algorithm)
-        return bind(algorithm.code("node"), self.game, self.evaluate, _nrt=False)
+        siblings = algorithm.code("siblings")
+        return bind(algorithm.code("node"), self.game, self.evaluate, siblings=siblings,
+                    _nrt=False)  # fmt: skip
 
     def _root_args(self, state: np.ndarray, depth: int, ws: DeepWorkspace) -> tuple:
         """The node function's arguments for a search of the root (ply 0) to ``depth``."""

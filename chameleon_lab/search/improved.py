@@ -114,7 +114,9 @@ C_NEXT_CHECK = 7  # node count at which the clock is read next
 C_ABORTED = 8  # 1 once a budget is spent
 C_STAMP = 9  # search number: table entries of other searches are ignored
 PV_LEN = 10  # MAX_PLIES entries: length of the principal variation at each ply
-ROOT_ORDER = PV_LEN + MAX_PLIES  # the order of the root's children (max_moves entries)
+C_CONSTS = PV_LEN + MAX_PLIES  # N_CONSTS entries: a search's constants (its root call
+N_CONSTS = 4  # writes them, every node reads them: not handed down the tree)
+ROOT_ORDER = C_CONSTS + N_CONSTS  # the order of the root's children (max_moves entries)
 
 # ``fbuf``: one float64 table, rows [0, P) node values, [P, 2P) Hypermax alpha vectors,
 # then one row of scores per root child (generation order), P = MAX_PLIES

@@ -40,11 +40,14 @@ class Algorithm:
     """One search algorithm as the library knows it (see the module docstring).
 
     Its code is named by ``"module:name"`` references (:func:`load`), modules in full:
-    ``node`` the node-function template, ``root_args`` the arguments with which the
-    multi-player iterative deepening starts it at the root, ``driver`` a driver of its
-    own instead of that deepening, ``workspace`` the maker of the scratch tables an
-    agent keeps (``workspace(game_ops, tt_bits)``), ``options_class`` the frozen
-    dataclass of its own options (made from a full set of them to check it)."""
+    ``node`` the node-function template, ``siblings`` the templates it calls by name
+    (bound with it, :func:`chameleon_lab.games.specialise.specialise`; compiled into
+    it where marked :func:`~chameleon_lab.games.specialise.inlined`), ``root_args``
+    the arguments with which the multi-player iterative deepening starts it at the
+    root, ``driver`` a driver of its own instead of that deepening, ``workspace`` the
+    maker of the scratch tables an agent keeps (``workspace(game_ops, tt_bits)``),
+    ``options_class`` the frozen dataclass of its own options (made from a full set
+    of them to check it)."""
 
     name: str
     title: str
@@ -52,6 +55,9 @@ class Algorithm:
     normalize: bool  # the thesis's setting
     scalar: bool  # root scores are numbers (True) or vectors (False)
     node: str
+    #: the templates ``node`` calls by name, bound with it (a mapping; see
+    #: :func:`chameleon_lab.games.specialise.specialise`)
+    siblings: str | None = None
     root_args: str | None = None
     driver: str | None = None
     workspace: str | None = None
@@ -109,7 +115,7 @@ _MCTS = "chameleon_lab.search.mcts"
 
 def code_modules(algorithm: Algorithm) -> set[str]:
     """The modules the entry's code lives in."""
-    parts = ("node", "root_args", "driver", "workspace", "options_class")
+    parts = ("node", "siblings", "root_args", "driver", "workspace", "options_class")
     return {ref.partition(":")[0] for ref in map(algorithm.__getattribute__, parts) if ref}
 
 
@@ -179,6 +185,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
                 normalize=False,
                 scalar=True,
                 node=f"{_BRS}:brs_node",
+                siblings=f"{_BRS}:SIBLINGS",
                 root_args=f"{_BRS}:brs_root_args",
                 flavours=("improved",),
                 passes_turns=True,
@@ -190,6 +197,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
                 normalize=False,
                 scalar=True,
                 node=f"{_BRS}:brs_node",
+                siblings=f"{_BRS}:SIBLINGS",
                 root_args=f"{_BRS}:brsplus_root_args",
                 flavours=("improved",),
             ),
