@@ -656,3 +656,37 @@ def test_pool_workers_start_with_the_signals_blocked_and_play_with_their_own(mon
         assert state["sigterm"] == signal.SIG_DFL
         assert state["blocked"] == set()
     assert signal.pthread_sigmask(signal.SIG_BLOCK, []) == before
+
+
+def test_an_interrupt_inside_compiled_code_stops_the_run_and_a_failure_does_not(
+    tmp_path, monkeypatch
+):
+    """Ctrl-C that lands in compiled code comes back as numba's ``SystemError`` chained
+    to the interrupt (seen on a research run): the run stops as interrupted, keeping
+    the games it finished, not as a failed game; an error of its own fails the game."""
+    import chameleon_lab.tournament.runner as runner
+
+    real = runner.play_game
+    calls = []
+
+    def play(task, error):
+        calls.append(task.game)
+        if len(calls) == 3:
+            try:
+                raise KeyboardInterrupt
+            except KeyboardInterrupt as interrupt:
+                raise error from interrupt
+        return real(task)
+
+    monkeypatch.setattr(runner, "play_game", lambda task: play(task, SystemError("now_ns")))
+    out = tmp_path / "r.jsonl"
+    report = run_session(tiny_session(), out, workers=1, progress=False)
+    assert report.interrupted and report.played == 2
+    assert len(read_records(out)) == 2
+
+    def broken(task):
+        raise ValueError("a bug of the game")
+
+    monkeypatch.setattr(runner, "play_game", broken)
+    with pytest.raises(runner.GameFailed, match="a bug of the game"):
+        run_session(tiny_session(), tmp_path / "s.jsonl", workers=1, progress=False)

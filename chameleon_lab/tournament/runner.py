@@ -119,10 +119,24 @@ def _on_sigterm(signum: int, frame: Any) -> None:
     raise Terminated()
 
 
+def _interrupted(error: BaseException | None) -> bool:
+    """Whether ``error`` was caused by Ctrl-C (or SIGTERM): an interrupt that arrives in
+    compiled code comes back as another error (numba's ``SystemError``) chained to it."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        if isinstance(error, KeyboardInterrupt):
+            return True
+        seen.add(id(error))
+        error = error.__cause__ or error.__context__
+    return False
+
+
 def _play_safely(task: GameTask) -> tuple[bool, Any]:
     try:
         return True, play_game(task)
-    except Exception:  # reported in the parent with the game named
+    except Exception as error:  # reported in the parent with the game named
+        if _interrupted(error):  # a stop, not a failed game: the run ends cleanly
+            raise KeyboardInterrupt from error
         return False, (task.session.get("name", "?"), task.game, traceback.format_exc())
 
 
