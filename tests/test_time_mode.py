@@ -220,6 +220,29 @@ def test_improved_sessions_on_the_original_clock_give_the_mended_hypermax_the_pl
     assert len({plain.fingerprint, mended.fingerprint, machine.fingerprint}) == 3
 
 
+def test_repeated_sessions_on_a_deterministic_clock_need_their_own_openings():
+    """On the original's clock a game is fixed by its seating: repetitions from the
+    start position would be copies (seen: 8 repetitions of 4-all-t1000 held 17
+    distinct games in 192). They are refused; with openings each repetition starts
+    from its own, the plain and the mended Hypermax from the same ones."""
+    from chameleon_lab.thesis.sessions import thesis_session
+
+    for name, on in (("4-all-t1000", "original"), ("4-all-d2", "machine")):
+        with pytest.raises(ValueError, match="opening_plies >= 1"):
+            thesis_session(name, "improved", clock=on, repetitions=2)
+    thesis_session("4-all-t1000", "improved", repetitions=2)  # this machine's clock varies
+    plain, mended = (
+        thesis_session("4-all-t1000", "improved", clock="original", mended=flag,
+                       repetitions=3, opening_plies=8)
+        for flag in (False, True)
+    )  # fmt: skip
+    tasks, twins = plain.tasks(), mended.tasks()
+    assert len(tasks) == 3 * 24 and all(t.opening_plies == 8 for t in tasks)
+    seeds = {(t.repetition, t.opening_seed) for t in tasks}
+    assert len({r for r, _ in seeds}) == len({s for _, s in seeds}) == 3  # one a repetition
+    assert [t.opening_seed for t in tasks] == [t.opening_seed for t in twins]
+
+
 def test_the_exact_test_is_fishers():
     """Fisher's tea-tasting table (3 of 4 against 1 of 4): two-sided p = 34/70."""
     from chameleon_lab.thesis.compare import exact_p

@@ -57,7 +57,8 @@ def recompute_hypermax(
             flag: session_summary(
                 thesis_study("improved", sessions, records_dir=records_dir, workers=1,
                              progress=False, mended=flag, clock=q["clock"],
-                             repetitions=q["session_repetitions"])
+                             repetitions=q["session_repetitions"],
+                             opening_plies=q["session_opening_plies"])
             )
             for flag in (False, True)
         }  # fmt: skip

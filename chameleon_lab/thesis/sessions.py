@@ -90,10 +90,18 @@ def thesis_session(
     repetitions: int = 1,
     clock: str = "machine",
     mended: bool = False,
+    opening_plies: int = 0,
 ) -> Session:
     """The session ``name`` (e.g. ``"2-paranoid-d3"``) with agents of ``flavour``; a
     time-mode one on the ``clock`` of :data:`CLOCKS`; with ``mended`` its Hypermax
-    mended (see the module doc)."""
+    mended (see the module doc). ``opening_plies`` starts every repetition's games
+    after that many random plies drawn for the repetition (the same for every session
+    of one seed: paired games); 0, the thesis's start position.
+
+    On the original's clock, and in depth mode, the searches are deterministic: a game
+    is fixed by its seating, and a second repetition from the start position would play
+    the first one's games again, copies that a test would count as observations. So
+    ``repetitions > 1`` needs ``opening_plies`` there (``ValueError`` otherwise)."""
     if clock not in CLOCKS:
         raise ValueError(f"unknown clock {clock!r}; valid: {', '.join(CLOCKS)}")
     if not isinstance(mended, bool):
@@ -104,6 +112,13 @@ def thesis_session(
             f'flavour="improved" (got {flavour!r})'
         )
     family, mode, value = parse_name(name)
+    if repetitions > 1 and not opening_plies and (mode == "depth" or clock == "original"):
+        why = "in depth mode" if mode == "depth" else "on the original's clock"
+        raise ValueError(
+            f"the games of {name} are deterministic {why}: {repetitions} repetitions "
+            "from the start position repeat the first one's games; "
+            "give opening_plies >= 1 (random plies before each repetition)"
+        )
     names = FAMILIES[family]
     agents = {}
     for n in names:
@@ -115,7 +130,9 @@ def thesis_session(
             params["options"] = {"mended": True}
             params["normalize"] = True  # the mend drops the mean shift: MaxN's scores
         agents[n] = params
-    return Session(name, agents, seed=seed, repetitions=repetitions)
+    openings = "per_repetition" if opening_plies else "per_game"
+    return Session(name, agents, seed=seed, repetitions=repetitions,
+                   opening_plies=opening_plies, openings=openings)  # fmt: skip
 
 
 def table_sessions(table: str, depths=None, budgets_ms=None) -> list[str]:

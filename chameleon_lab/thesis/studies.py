@@ -40,14 +40,15 @@ def thesis_study(
     clock: str = "machine",
     mended: bool = False,
     repetitions: int = 1,
+    opening_plies: int = 0,
 ) -> Tables:
     """Tables of ``sessions`` from the legacy files (``source="legacy"``) or fresh runs
     in the ``"thesis"`` or ``"improved"`` flavour (records resumable under
     ``records_dir/SOURCE``); time-mode sessions on ``clock`` (``"original"``: a node
     counter at the original program's speed, see :mod:`.sessions`); ``mended``
     seats the mended Hypermax for Hypermax (improved source only); ``repetitions``
-    plays each fresh session that often, every game with a seed of its own (the
-    first repetition is the session as the thesis played it)."""
+    plays each fresh session that often, each repetition from its own opening of
+    ``opening_plies`` random plies (see :func:`.sessions.thesis_session`)."""
     records = []
     if source == "legacy":
         if shared is None:
@@ -62,7 +63,8 @@ def thesis_study(
     if source not in ("thesis", "improved"):
         raise ValueError(f"unknown source {source!r}; valid: legacy, thesis, improved")
     for name in sessions:
-        session = thesis_session(name, source, clock=clock, mended=mended, repetitions=repetitions)
+        session = thesis_session(name, source, clock=clock, mended=mended,
+                                 repetitions=repetitions, opening_plies=opening_plies)  # fmt: skip
         out = session.records_file(Path(records_dir) / source)
         run_session(session, out, workers=workers, progress=progress)
         records += session_records(out, session)
