@@ -16,11 +16,15 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import stats
 
 from chameleon_lab.analysis.claims import (
     detectable_elo,
+    detectable_mean_gap,
     detectable_rate_gap,
     holm,
+    paired_tost,
+    sign_flip_p,
     tost,
     verdict,
 )
@@ -284,3 +288,64 @@ def test_verdicts_follow_alpha_and_name_bad_input():
         verdict(0.01, float("nan"))
     with pytest.raises(ValueError, match=r"alpha must be in \(0, 0.5\), got 0.6"):
         verdict(0.01, 1.0, alpha=0.6)
+
+
+def test_sign_flip_p_is_exact_on_small_samples():
+    """All n deviations of one sign: only the two flips of all signs are as extreme,
+    so p = 2 / 2**n; deviations symmetric about 0 have mean 0 and p = 1."""
+    assert sign_flip_p([0.1, 0.3, 0.2, 0.5, 0.1, 0.2]) == pytest.approx(2 / 2**6)
+    assert sign_flip_p([0.2, -0.2, 0.1, -0.1]) == pytest.approx(1.0)
+    assert sign_flip_p([]) == 1.0 and sign_flip_p([0.0, 0.0]) == 1.0
+    # a plain enumeration of the 2**5 sign vectors
+    x = np.array([0.3, -0.1, 0.25, 0.05, 0.2])
+    signs = np.array(np.meshgrid(*[[-1, 1]] * 5)).reshape(5, -1).T
+    means = (signs * x).mean(axis=1)
+    want = np.mean(np.abs(means) >= abs(x.mean()) - 1e-12)
+    assert sign_flip_p(x) == pytest.approx(want)
+
+
+def test_paired_tost_by_the_t_distribution():
+    """The two one-sided t-tests of the paired differences computed by hand: t =
+    (mean -+ margin) / (sd / sqrt(n)) with n - 1 degrees of freedom."""
+    a = np.array([0.50, 0.25, 0.40, 0.30, 0.45, 0.35, 0.30, 0.50])
+    b = np.array([0.45, 0.30, 0.35, 0.35, 0.40, 0.30, 0.35, 0.40])
+    d = a - b
+    se = d.std(ddof=1) / math.sqrt(len(d))
+    lower = 1 - stats.t.cdf((d.mean() + 0.15) / se, len(d) - 1)
+    upper = stats.t.cdf((d.mean() - 0.15) / se, len(d) - 1)
+    res = paired_tost(a, b, margin=0.15)
+    assert res.blocks == 8 and res.difference == pytest.approx(d.mean())
+    assert res.p_tost == pytest.approx(max(lower, upper))
+    assert res.sd == pytest.approx(d.std(ddof=1))
+    assert res.ci_low < res.difference < res.ci_high
+    assert res.p_differ == pytest.approx(sign_flip_p(d))
+    # a wide margin of 1 point is not shown with 8 blocks this noisy
+    assert paired_tost(a, b, margin=0.01).p_tost > 0.05
+
+
+def test_paired_tost_on_blocks_that_do_not_vary():
+    same = paired_tost([0.5, 0.5, 0.5], [0.4, 0.4, 0.4], margin=0.15)
+    assert same.difference == pytest.approx(0.1) and same.p_tost == 0.0
+    assert same.ci_low == pytest.approx(0.1) == pytest.approx(same.ci_high)
+    assert same.p_differ == pytest.approx(2 / 2**3)
+    assert paired_tost([0.5, 0.5], [0.2, 0.2], margin=0.15).p_tost == 1.0
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: paired_tost([0.5], [0.4]), r"one length >= 2; got shapes \(1,\) and \(1,\)"),
+        (lambda: paired_tost([0.5, 0.4], [0.4]), r"got shapes \(2,\) and \(1,\)"),
+        (lambda: paired_tost([0.5, 0.4], [0.4, 0.1], margin=1.5), r"margin must be in \(0, 1\)"),
+        (lambda: paired_tost([0.5, 0.4], [0.4, 0.1], alpha=0.5), r"alpha must be in \(0, 0.5\)"),
+    ],
+)
+def test_paired_tost_names_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_detectable_mean_gap_by_its_closed_form():
+    z = NormalDist().inv_cdf
+    want = (z(1 - 0.01 / 2) + z(0.9)) * 0.3 / math.sqrt(25)
+    assert detectable_mean_gap(25, 0.3, alpha=0.01, power=0.9) == pytest.approx(want)

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pandas as pd
 from scipy import stats
 
-from chameleon_lab.analysis.hypermax_answer import games, how_often, mend, why
+from chameleon_lab.analysis.hypermax_answer import games, how_often, mend, mended_verdicts, why
 
 
 def test_how_often_adds_player_counts_per_depth():
@@ -53,25 +54,49 @@ def test_mend_counts_agreement_and_node_shares():
     assert "With 3 players its nodes were 1.00 at depth 2, 0.50 at depth 3 of MaxN's." in text
 
 
-def test_games_correct_for_the_sessions_and_test_equivalence():
+def _blocks() -> pd.DataFrame:
+    """Two sessions of 8 blocks of 24 games a side: in "a" the mended Hypermax wins 12
+    of a block's 24 where the plain one wins 2, in every block; in "b" the two differ by
+    one game a block, one way and the other in turn (mean difference 0)."""
     rows = []
-    for session, (pw, mw, n) in {"a": (2, 20, 24), "b": (12, 12, 200)}.items():
-        p = stats.fisher_exact([[mw, n - mw], [pw, n - pw]]).pvalue
-        rows.append({"session": session, "agent": "Hypermax", "plain_games": n,
-                     "plain_wins": pw, "plain_win_rate": pw / n, "mended_games": n,
-                     "mended_wins": mw, "mended_win_rate": mw / n, "p_exact": p,
-                     "plain_depth_median": 4.0, "mended_depth_median": 5.0})  # fmt: skip
-    lines = games(pd.DataFrame(rows)).splitlines()
-    p_a = rows[0]["p_exact"]
-    assert lines[0].startswith("a: plain 2/24, mended 20/24")
-    assert f"Holm {min(1, 2 * p_a):.3f}: more wins with the mended one" in lines[0]
+    for r in range(8):
+        rows.append(("a", r, 24, 2, 24, 12))
+        rows.append(("b", r, 24, 6 + (r % 2), 24, 7 - (r % 2)))
+    return pd.DataFrame(
+        rows, columns=["session", "repetition", "plain_games", "plain_wins", "mended_games",
+                       "mended_wins"],
+    )  # fmt: skip
+
+
+def test_games_test_the_paired_blocks_and_correct_for_the_sessions():
+    beside = pd.DataFrame(
+        {"session": ["a", "b"], "agent": ["Hypermax"] * 2, "plain_depth_median": [4.0, 3.0],
+         "mended_depth_median": [5.0, 4.0]}
+    )  # fmt: skip
+    lines = games(_blocks(), beside).splitlines()
+    # "a": every block one way: the sign-flip p is 2 / 2**8, Holm doubles it
+    assert lines[0].startswith("a: Hypermax won 16/192 plain, 96/192 mended, over 8 openings")
+    assert "mended less plain +41.7 points of win share a block" in lines[0]
+    assert f"Holm {2 * 2 / 2**8:.3f}: more wins with the mended one" in lines[0]
     assert "within 15 points of each other: differs" in lines[0]
-    assert "no difference detected" in lines[1] and "equivalent" in lines[1]
-    assert "median depth 4 plain, 5 mended" in lines[1]
-    # the undecided session's detectable gap, by the arcsine normal approximation:
-    # h = (z(0.975) + z(0.8)) * sqrt(2 / 200), p + gap = sin(asin(sqrt(p)) + h / 2) ** 2
-    h = (stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) * (2 / 200) ** 0.5
-    gap = math.sin(math.asin(math.sqrt(0.06)) + h / 2) ** 2 - 0.06
-    assert round(100 * gap) == 8
-    assert "80 % power only for a gap of 8 points or more" in lines[1]
-    assert "80 % power" not in lines[0]
+    assert "80 % power" not in lines[0] and "median depth 4 plain, 5 mended" in lines[0]
+    # "b": differences of +-1/24 with mean 0: no difference, equivalent within 15 points
+    assert "+0.0 points" in lines[1] and "sign-flip p = 1.000" in lines[1]
+    assert "no difference detected" in lines[1] and "each other: equivalent" in lines[1]
+    # what "b" could have detected at Holm's strictest level 0.025, by the z-test's
+    # closed form on the differences' standard deviation
+    sd = np.std([(-1) ** (r % 2) / 24 for r in range(8)], ddof=1)
+    gap = (stats.norm.ppf(1 - 0.025 / 2) + stats.norm.ppf(0.8)) * sd / math.sqrt(8)
+    assert f"80 % power only for a mean difference of {100 * gap:.0f} points or more" in lines[1]
+
+
+def test_too_few_blocks_say_so():
+    two = _blocks().groupby("session").head(4)  # 2**(1 - 4) = 0.125 > 0.025: unreachable
+    table = mended_verdicts(two)
+    assert (table["verdict"] == "no difference detected").all()
+    assert np.isinf(table["detectable_gap"]).all()
+    assert "too few blocks to reach the corrected level" in games(two)
+    assert games(two.iloc[0:0]) == "No session seated Hypermax."
+    once = games(_blocks().groupby("session").head(1))
+    assert once.startswith("a: Hypermax won 2/24 plain, 12/24 mended, from one opening: +41.7")
+    assert "nothing to test it by" in once and "nan" not in once

@@ -216,3 +216,44 @@ def test_mended_beside_sets_the_two_runs_side_by_side():
     assert hyper["p_exact"] == pytest.approx(fisher_exact([[13, 25], [20, 18]]).pvalue)
     assert hyper["mended_ci_low"] < 20 / 38 < hyper["mended_ci_high"]
     assert pd.isna(side[side["agent"] == "MaxNIS"].iloc[0]["thesis_wins"])
+
+
+def test_mended_blocks_pairs_the_two_runs_by_session_and_repetition():
+    """Wins per block counted from seats made by hand: in the plain run Hypermax wins
+    one of block 0's two games and none of block 1's; in the mended run (another
+    session id, the same session name and repetitions) both of block 0's and one of
+    block 1's; a session without Hypermax is left out; two seats of one game count
+    once."""
+    import pandas as pd
+
+    from chameleon_lab.thesis.compare import mended_blocks
+    from chameleon_lab.tournament import Tables
+
+    def run(sid, outcomes):
+        games, seats = [], []
+        for game, (repetition, outcome) in enumerate(outcomes):
+            games.append({"session_id": sid, "game": game, "session": "4-all-t10",
+                          "repetition": repetition})  # fmt: skip
+            seat = {"session_id": sid, "session": "4-all-t10", "game": game}  # as records have
+            seats += [
+                {**seat, "agent": "Hypermax", "outcome": outcome},
+                {**seat, "agent": "Hypermax", "outcome": outcome},
+                {**seat, "agent": "MaxN", "outcome": "loss"},
+            ]
+        games.append({"session_id": "other", "game": 0, "session": "4-x", "repetition": 0})
+        seats.append(
+            {"session_id": "other", "session": "4-x", "game": 0, "agent": "MaxN", "outcome": "win"}
+        )
+        return Tables(pd.DataFrame(games), pd.DataFrame(seats), pd.DataFrame())
+
+    plain = run("p", [(0, "win"), (0, "loss"), (1, "loss"), (1, "draw")])
+    mended = run("m", [(0, "win"), (0, "win"), (1, "loss"), (1, "win")])
+    blocks = mended_blocks(plain, mended)
+    assert blocks.to_dict("list") == {
+        "session": ["4-all-t10", "4-all-t10"],
+        "repetition": [0, 1],
+        "plain_games": [2, 2],
+        "plain_wins": [1, 0],
+        "mended_games": [2, 2],
+        "mended_wins": [2, 1],
+    }

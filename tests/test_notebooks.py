@@ -119,6 +119,7 @@ PROMISED = {
             "hypermax_causes",
             "hypermax_mended_nodes",
             "hypermax_mended_sessions",
+            "hypermax_mended_blocks",
         ],
     ),
     "10_tuning": (

@@ -109,33 +109,29 @@ def test_the_page_shows_the_verdicts_and_what_each_run_cost(tmp_path):
 
 
 def test_the_page_shows_the_mended_hypermaxs_sessions_tested(tmp_path):
-    """Notebook 11's section: Fisher's exact test of each session's two win rates
-    (plain 2 of 24 against mended 20 of 24 differs; 12 of 200 against 12 of 200 does
-    not, and says what it could have detected)."""
-    from scipy import stats
-
+    """Notebook 11's section: the paired block test per session (the same two sessions
+    as test_hypermax_answer's: the mended one ahead in every block of "a", the two
+    alternating by one game in "b")."""
     rows = []
-    for session, (plain, mended, n) in {
-        "4-all-t10": (2, 20, 24),
-        "4-all-t100": (12, 12, 200),
-    }.items():
-        rows.append(
-            {"session": session, "agent": "Hypermax", "plain_games": n, "plain_wins": plain,
-             "plain_win_rate": plain / n, "mended_games": n, "mended_wins": mended,
-             "mended_win_rate": mended / n, "plain_depth_median": 4.0,
-             "mended_depth_median": 5.0,
-             "p_exact": stats.fisher_exact([[mended, n - mended], [plain, n - plain]]).pvalue}
-        )  # fmt: skip
+    for r in range(8):
+        rows.append(("4-all-t10", r, 24, 2, 24, 12))
+        rows.append(("4-all-t100", r, 24, 6 + r % 2, 24, 7 - r % 2))
+    columns = ["session", "repetition", "plain_games", "plain_wins", "mended_games",
+               "mended_wins"]  # fmt: skip
     (tmp_path / "data").mkdir()
-    pd.DataFrame(rows).to_csv(tmp_path / "data" / "hypermax_mended_sessions.csv", index=False)
+    pd.DataFrame(rows, columns=columns).to_csv(
+        tmp_path / "data" / "hypermax_mended_blocks.csv", index=False
+    )
     page = write_page(tmp_path).read_text()
     assert "## Notebook 11" in page
     first = next(line for line in page.splitlines() if line.startswith("| 4-all-t10 "))
-    assert "| 2 / 24 " in first and "| 20 / 24 " in first
-    assert "more wins with the mended one" in first and "| 4 / 5 " in first
+    assert "| 8 " in first and "| 16 / 192 " in first and "| 96 / 192 " in first
+    assert "| +41.7 (+41.7 to +41.7) " in first
+    assert "more wins with the mended one" in first and "| 0.0156 " in first
     second = next(line for line in page.splitlines() if line.startswith("| 4-all-t100 "))
     assert "no difference detected" in second and "| equivalent " in second
-    assert "| 8 " in second  # 80 % power from 8 points (see test_hypermax_answer)
+    assert "| 5 " in second  # 80 % power from 5 points (see test_hypermax_answer)
+    assert "median depth" not in page  # no session table beside the blocks: no depths
 
 
 #: A research run small enough for the tests: three agents, two claims, two blocks.

@@ -10,9 +10,13 @@ tested with some p-value; this module turns tests into verdicts that do not over
 * :func:`tost`: are two win rates equal within a margin? Two one-sided tests
   (Schuirmann 1987) say "equivalent", an exact test says "differs", else "undecided":
   failing to find a difference is not evidence of equality.
-* :func:`detectable_elo` and :func:`detectable_rate_gap`: the smallest gap a design
-  detects with the given power, to say how large a difference an "open" verdict could
-  still hide.
+* :func:`paired_tost`: the same question for two versions of one agent played on the
+  same blocks (paired by opening): the mean of the blocks' differences, a sign-flip
+  test of "no difference" and two one-sided t-tests of "within the margin".
+* :func:`sign_flip_p`: the two-sided sign-flip (permutation) test of a zero mean.
+* :func:`detectable_mean_gap`, :func:`detectable_elo` and :func:`detectable_rate_gap`:
+  the smallest gap a design detects with the given power, to say how large a
+  difference an "open" verdict could still hide.
 
 References: S. Holm, "A simple sequentially rejective multiple test procedure",
 *Scandinavian Journal of Statistics* 6 (1979) 65-70. D. J. Schuirmann, "A comparison of
@@ -36,6 +40,9 @@ from scipy import stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import NormalIndPower
 from statsmodels.stats.proportion import confint_proportions_2indep, tost_proportions_2indep
+from statsmodels.stats.weightstats import ttost_paired
+
+from .sequential import bootstrap_mean
 
 #: The test of a difference of two proportions used by :func:`tost`: Wald's test on the
 #: proportions with one success and one failure added to each sample (Agresti and Caffo
@@ -200,6 +207,23 @@ def _check_power(alpha: float, power: float) -> tuple[float, float]:
     return _check_alpha(alpha), _check_probability(power, "power")
 
 
+def detectable_mean_gap(
+    blocks: int, sd: float, alpha: float = 0.05, power: float = 0.8, two_sided: bool = True
+) -> float:
+    """The smallest shift of the mean of ``blocks`` independent observations with
+    standard deviation ``sd`` that a z-test detects with probability ``power`` at level
+    ``alpha``: ``(z(1 - alpha / 2) + z(power)) * sd / sqrt(blocks)`` (``z(1 - alpha)``
+    when ``two_sided`` is false; the two-sided test's chance of rejecting on the wrong
+    side is neglected). ``blocks`` a whole number >= 1, ``sd`` > 0, ``alpha`` in (0,
+    0.5), ``power`` in (0, 1); else ``ValueError``."""
+    blocks = _whole(blocks, "blocks", 1)
+    if isinstance(sd, bool) or not isinstance(sd, Real) or not 0.0 < sd < math.inf:
+        raise ValueError(f"sd must be a finite number > 0, got {sd!r}")
+    alpha, power = _check_power(alpha, power)
+    z_alpha = stats.norm.ppf(1 - alpha / 2 if two_sided else 1 - alpha)
+    return float((z_alpha + stats.norm.ppf(power)) * sd / math.sqrt(blocks))
+
+
 def detectable_elo(
     blocks: int, sd: float, alpha: float = 0.05, power: float = 0.8, two_sided: bool = True
 ) -> float:
@@ -208,20 +232,12 @@ def detectable_elo(
     deviation ``sd`` across blocks) detects with probability ``power`` at level
     ``alpha``.
 
-    Normal approximation: the mean score must lie ``delta = (z(1 - alpha / 2) +
-    z(power)) * sd / sqrt(blocks)`` above 0.5 (``z(1 - alpha)`` when ``two_sided`` is
-    false; the two-sided test's chance of rejecting on the wrong side is neglected),
-    and a score ``s = 0.5 + delta`` is mapped to Elo with the logistic model,
-    ``elo = -400 * log10(1 / s - 1)``. Returns ``inf`` when ``delta >= 0.5`` (no
-    score is high enough). ``blocks`` a whole number >= 1, ``sd`` > 0, ``alpha`` in
-    (0, 0.5), ``power`` in (0, 1); else ``ValueError``.
+    The mean score must lie ``delta`` above 0.5 (:func:`detectable_mean_gap`), and a
+    score ``s = 0.5 + delta`` is mapped to Elo with the logistic model, ``elo = -400 *
+    log10(1 / s - 1)``. Returns ``inf`` when ``delta >= 0.5`` (no score is high
+    enough). Bad arguments raise ``ValueError`` as in :func:`detectable_mean_gap`.
     """
-    blocks = _whole(blocks, "blocks", 1)
-    if isinstance(sd, bool) or not isinstance(sd, Real) or not 0.0 < sd < math.inf:
-        raise ValueError(f"sd must be a finite number > 0, got {sd!r}")
-    alpha, power = _check_power(alpha, power)
-    z_alpha = stats.norm.ppf(1 - alpha / 2 if two_sided else 1 - alpha)
-    delta = (z_alpha + stats.norm.ppf(power)) * sd / math.sqrt(blocks)
+    delta = detectable_mean_gap(blocks, sd, alpha, power, two_sided)
     if delta >= 0.5:
         return math.inf
     score = 0.5 + delta
@@ -258,3 +274,84 @@ def detectable_rate_gap(
     if angle >= math.pi / 2:
         return math.inf
     return math.sin(angle) ** 2 - p
+
+
+def sign_flip_p(deviations: ArrayLike) -> float:
+    """Two-sided p-value of "the mean of ``deviations`` is 0", by flipping their signs
+    (the permutation test of a symmetric distribution about 0; exact up to 2**14 of the
+    ``2**n`` flips, a Monte Carlo of 2**14 with seed 0 beyond). 1 for no deviations or
+    all of them 0. The smallest p-value ``n`` deviations can give is ``2 / 2**n``."""
+    x = np.asarray(deviations, dtype=float)
+    if x.size == 0 or np.allclose(x, 0.0):
+        return 1.0
+    res = stats.permutation_test(
+        (x,), np.mean, permutation_type="samples", n_resamples=2**14, random_state=0
+    )
+    return float(res.pvalue)
+
+
+@dataclass(frozen=True)
+class PairedEquivalence:
+    """What :func:`paired_tost` found about two versions ``a`` and ``b`` played on the
+    same ``blocks``: ``difference`` the mean over blocks of ``a - b``, ``ci_low`` and
+    ``ci_high`` its bootstrap interval over blocks at ``confidence``, ``sd`` the blocks'
+    standard deviation of ``a - b``, ``p_differ`` the sign-flip p-value of no
+    difference (:func:`sign_flip_p`), ``p_tost`` the larger p-value of the two one-sided
+    t-tests of ``difference <= -margin`` and ``difference >= margin``."""
+
+    blocks: int
+    difference: float
+    ci_low: float
+    ci_high: float
+    sd: float
+    p_differ: float
+    p_tost: float
+    margin: float
+    alpha: float
+
+
+def paired_tost(
+    a: ArrayLike,
+    b: ArrayLike,
+    margin: float = 0.15,
+    alpha: float = 0.05,
+    confidence: float = 0.95,
+    seed: int = 0,
+) -> PairedEquivalence:
+    """Two versions of one agent, each with one number per block (a win share), the
+    blocks paired (same opening, same seatings): the mean difference ``a - b`` with a
+    bootstrap interval over blocks (:func:`.sequential.bootstrap_mean`), the sign-flip
+    test of no difference, and ``statsmodels``' ``ttost_paired`` for equivalence
+    within ``+- margin``.
+
+    Pairing removes what the opening does to both versions, so a handful of blocks can
+    decide where the games, counted as independent, could not (the games of one block
+    share an opening and are not independent). ``a`` and ``b`` one-dimensional of one
+    length >= 2, ``margin`` in (0, 1), ``alpha`` in (0, 0.5), ``confidence`` in (0, 1);
+    else ``ValueError``.
+    """
+    x, y = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if x.ndim != 1 or x.shape != y.shape or x.size < 2:
+        raise ValueError(
+            f"a and b must be one-dimensional, of one length >= 2; got shapes {x.shape} "
+            f"and {y.shape}"
+        )
+    margin, alpha = _check_probability(margin, "margin"), _check_alpha(alpha)
+    confidence = _check_probability(confidence, "confidence")
+    d = x - y
+    low, high, _ = bootstrap_mean(d, confidence, seed=seed, bounds=(-1.0, 1.0))
+    if np.ptp(d) == 0:  # every block alike: no spread for the t-tests, the value decides
+        p_tost = 0.0 if abs(d[0]) < margin else 1.0
+    else:
+        p_tost = float(ttost_paired(x, y, -margin, margin)[0])
+    return PairedEquivalence(
+        blocks=int(d.size),
+        difference=float(d.mean()),
+        ci_low=low,
+        ci_high=high,
+        sd=float(np.std(d, ddof=1)),
+        p_differ=sign_flip_p(d),
+        p_tost=p_tost,
+        margin=margin,
+        alpha=alpha,
+    )

@@ -37,10 +37,9 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as st
 
 from ..tournament import Session, Tables, run_session, session_records, tables
-from .claims import detectable_elo, holm, verdict
+from .claims import detectable_elo, holm, sign_flip_p, verdict
 from .ranking import finishing_places
 from .sequential import SPRT, fixed_games, score_to_elo, sequential_test
 from .stats import time_per_move
@@ -234,17 +233,6 @@ def _times(t: Tables, claim: Claim) -> dict[str, float]:
     return out
 
 
-def _sign_flip_p(scores: np.ndarray) -> float:
-    """Two-sided p-value of "the mean block score is 0.5" by flipping the signs of the
-    blocks' deviations from 0.5 (exact up to 2**14 blocks' worth of flips)."""
-    if len(scores) == 0 or np.allclose(scores, 0.5):
-        return 1.0
-    res = st.permutation_test(
-        (scores - 0.5,), np.mean, permutation_type="samples", n_resamples=2**14, random_state=0
-    )
-    return float(res.pvalue)
-
-
 def _detectable(scores: np.ndarray, level: float, power: float) -> float:
     """The smallest Elo gap the blocks could have detected at ``level`` with ``power``:
     ``inf`` when even the most one-sided blocks cannot reach ``level`` (the sign-flip
@@ -283,7 +271,7 @@ def claim_verdicts(
                 "elo": elo,
                 "elo_low": low,
                 "elo_high": high,
-                "p_value": _sign_flip_p(scores),
+                "p_value": sign_flip_p(scores - 0.5),
                 "detectable_elo": _detectable(scores, level, power),
             }
         )

@@ -6,25 +6,29 @@ tables, so that the quick and the full run each say what they found.
 * :func:`why`: the causes of the normalised departures explained, most frequent first;
 * :func:`mend`: the mended Hypermax's agreement with MaxN and its nodes against MaxN's;
 * :func:`mended_verdicts` and :func:`games` (its sentences): plain against mended
-  Hypermax in the thesis's sessions: Fisher's exact test of the two win rates with
+  Hypermax in the thesis's sessions, block by block (each repetition one opening,
+  the same for both): the sign-flip test of the paired differences of win share with
   Holm's correction across the sessions, the equivalence of the two (two one-sided
-  tests, a margin of win rate) beside it, and the gap an undecided session could have
-  detected;
+  tests, a margin of win share) beside it, and the gap an undecided session could
+  have detected;
 * :func:`answer`: the four together.
 
 Each function takes a table the notebook saved (``hypermax_departures``,
-``hypermax_causes``, ``hypermax_mended_nodes``, ``hypermax_mended_sessions``) and
-returns sentences; none of them holds a number of its own.
+``hypermax_causes``, ``hypermax_mended_nodes``, ``hypermax_mended_sessions``,
+``hypermax_mended_blocks``) and returns sentences; none of them holds a number of its
+own.
 """
 
 from __future__ import annotations
 
 import pandas as pd
 
-from .claims import detectable_rate_gap, holm, tost
+from .claims import detectable_mean_gap, holm, paired_tost
 
 #: The equivalence margin of the win rates compared (15 points, as issue 44 asks).
 MARGIN = 0.15
+#: The counts :func:`mended_verdicts` sums over a session's blocks.
+BLOCK_COUNTS = ("plain_wins", "plain_games", "mended_wins", "mended_games")
 
 
 def _percent(x: float) -> str:
@@ -81,88 +85,154 @@ def mend(saved: pd.DataFrame) -> str:
     return " ".join(lines)
 
 
+def _detectable_gap(sd: float, blocks: int, level: float, power: float) -> float:
+    """The smallest mean difference of win share ``blocks`` paired blocks detect at
+    ``level`` with ``power``: ``inf`` when the sign-flip test cannot reach ``level``
+    (its smallest two-sided p-value is ``2 / 2**blocks``); where the differences do not
+    vary, with a standard deviation of 0.5."""
+    if blocks < 2 or 2.0 ** (1 - blocks) > level:
+        return float("inf")
+    return detectable_mean_gap(blocks, sd if sd > 0 else 0.5, alpha=level, power=power)
+
+
+def _paired(mended, plain, alpha: float, level: float, power: float) -> dict[str, float]:
+    """:func:`~chameleon_lab.analysis.claims.paired_tost` of one session's blocks; one
+    block alone (a session played once) has a difference and nothing to test it by."""
+    if len(mended) < 2:
+        nan = float("nan")
+        return {"difference": float(mended[0] - plain[0]), "ci_low": nan, "ci_high": nan,
+                "p_value": 1.0, "p_tost": nan, "detectable_gap": float("inf")}  # fmt: skip
+    eq = paired_tost(mended, plain, margin=MARGIN, alpha=alpha)
+    return {
+        "difference": eq.difference,
+        "ci_low": eq.ci_low,
+        "ci_high": eq.ci_high,
+        "p_value": eq.p_differ,
+        "p_tost": eq.p_tost,
+        "detectable_gap": _detectable_gap(eq.sd, eq.blocks, level, power),
+    }
+
+
 def mended_verdicts(
-    beside: pd.DataFrame, agent: str = "Hypermax", alpha: float = 0.05, power: float = 0.8
+    blocks: pd.DataFrame,
+    beside: pd.DataFrame | None = None,
+    agent: str = "Hypermax",
+    alpha: float = 0.05,
+    power: float = 0.8,
 ) -> pd.DataFrame:
-    """Plain against mended ``agent`` in each session of ``beside``
-    (:func:`chameleon_lab.thesis.compare.mended_beside`): the wins of each, Fisher's exact
-    p with Holm's correction across the sessions (``verdict``: more or fewer wins with
-    the mended one, or no difference detected), the two one-sided tests of the two win
-    rates within :data:`MARGIN` (``equivalence``), and where no difference was detected
-    the smallest gap of win rate the session's games detect with ``power``
-    (``detectable_gap``, from the plain win rate). Empty when no session seats
-    ``agent``."""
-    rows = beside[beside["agent"] == agent].reset_index(drop=True)
-    if rows.empty:
+    """Plain against mended ``agent`` in each session of ``blocks``
+    (:func:`chameleon_lab.thesis.compare.mended_blocks`), block by block: per session
+    the wins of each, the mean over blocks of the mended one's win share less the plain
+    one's (``difference``) with its 95 % bootstrap interval, the sign-flip p-value of no
+    difference with Holm's correction across the sessions (``verdict``: more or fewer
+    wins with the mended one, or no difference detected), the two one-sided t-tests of
+    a difference within :data:`MARGIN` (``equivalence``: differs, equivalent or
+    undecided; :func:`~chameleon_lab.analysis.claims.paired_tost`), and where no
+    difference was detected the smallest mean difference the blocks could have
+    detected with ``power`` at Holm's strictest level (``detectable_gap``). With
+    ``beside`` (:func:`chameleon_lab.thesis.compare.mended_beside`) each side's median
+    depth too. Empty when no session seats ``agent``."""
+    if blocks.empty:
         return pd.DataFrame()
-    adjusted = holm(rows["p_exact"].to_numpy())
+    sessions = list(dict.fromkeys(blocks["session"]))
+    level = alpha / len(sessions)
+    depths = beside[beside["agent"] == agent].set_index("session") if beside is not None else None
     out = []
-    for row, p_holm in zip(rows.itertuples(), adjusted, strict=True):
-        k_m, n_m, k_p, n_p = (int(row.mended_wins), int(row.mended_games),
-                              int(row.plain_wins), int(row.plain_games))  # fmt: skip
-        eq = tost(k_m, n_m, k_p, n_p, margin=MARGIN, alpha=alpha)
-        decided = p_holm < alpha
-        more = row.mended_win_rate > row.plain_win_rate
-        base = min(max(k_p / n_p, 0.5 / n_p), 1 - 0.5 / n_p)  # a rate inside (0, 1)
-        out.append(
-            {
-                "session": row.session,
-                "plain_wins": k_p,
-                "plain_games": n_p,
-                "mended_wins": k_m,
-                "mended_games": n_m,
-                "p_exact": row.p_exact,
-                "p_holm": p_holm,
-                "verdict": (
-                    ("more" if more else "fewer") + " wins with the mended one"
-                    if decided
-                    else "no difference detected"
-                ),
-                "equivalence": eq.verdict,
-                "detectable_gap": (
-                    float("nan")
-                    if decided
-                    else detectable_rate_gap(n_m, n_p, base, alpha=alpha, power=power)
-                ),
-                "plain_depth_median": row.plain_depth_median,
-                "mended_depth_median": row.mended_depth_median,
-            }
-        )
-    return pd.DataFrame(out)
+    for name in sessions:
+        part = blocks[blocks["session"] == name]
+        mended = part["mended_wins"] / part["mended_games"]
+        plain = part["plain_wins"] / part["plain_games"]
+        row = {
+            "session": name,
+            "blocks": len(part),
+            **{c: int(part[c].sum()) for c in BLOCK_COUNTS},
+            **_paired(mended.to_numpy(), plain.to_numpy(), alpha, level, power),
+        }
+        if depths is not None and name in depths.index:
+            row["plain_depth_median"] = depths.at[name, "plain_depth_median"]
+            row["mended_depth_median"] = depths.at[name, "mended_depth_median"]
+        out.append(row)
+    table = pd.DataFrame(out)
+    table.insert(table.columns.get_loc("p_tost"), "p_holm", holm(table["p_value"].to_numpy()))
+    decided = table["p_holm"] < alpha
+    more = table["difference"] > 0
+    table["verdict"] = [
+        ("more" if m else "fewer") + " wins with the mended one" if d else "no difference detected"
+        for d, m in zip(decided, more, strict=True)
+    ]
+    table["equivalence"] = [
+        "differs" if d else "equivalent" if p < alpha else "undecided"
+        for d, p in zip(decided, table["p_tost"], strict=True)
+    ]
+    table.loc[decided, "detectable_gap"] = float("nan")
+    return table
 
 
-def games(beside: pd.DataFrame, agent: str = "Hypermax", alpha: float = 0.05) -> str:
+def _depths(row) -> str:
+    plain, mended = (
+        getattr(row, "plain_depth_median", None),
+        getattr(row, "mended_depth_median", None),
+    )
+    if plain is None or pd.isna(plain):
+        return ""
+    return f"; median depth {plain:g} plain, {mended:g} mended"
+
+
+def games(
+    blocks: pd.DataFrame,
+    beside: pd.DataFrame | None = None,
+    agent: str = "Hypermax",
+    alpha: float = 0.05,
+) -> str:
     """Plain against mended ``agent`` in each session, in words
     (:func:`mended_verdicts`)."""
-    table = mended_verdicts(beside, agent, alpha)
+    table = mended_verdicts(blocks, beside, agent, alpha)
     if table.empty:
         return f"No session seated {agent}."
     lines = []
     for row in table.itertuples():
+        head = (
+            f"{row.session}: {agent} won {row.plain_wins}/{row.plain_games} plain, "
+            f"{row.mended_wins}/{row.mended_games} mended"
+        )
+        if row.blocks < 2:
+            lines.append(
+                f"{head}, from one opening: {100 * row.difference:+.1f} points of win share "
+                "with the mended one, one block and nothing to test it by (play the session "
+                f"more than once: session_repetitions){_depths(row)}."
+            )
+            continue
+        gap = row.detectable_gap
         power = (
             ""
-            if pd.isna(row.detectable_gap)
-            else f"; 80 % power only for a gap of {100 * row.detectable_gap:.0f} points or more"
+            if pd.isna(gap)
+            else "; too few blocks to reach the corrected level"
+            if gap == float("inf")
+            else f"; 80 % power only for a mean difference of {100 * gap:.0f} points or more"
         )
         lines.append(
-            f"{row.session}: plain {row.plain_wins}/{row.plain_games}, mended "
-            f"{row.mended_wins}/{row.mended_games} (Fisher p = {row.p_exact:.3f}, Holm "
-            f"{row.p_holm:.3f}: {row.verdict}{power}; within {100 * MARGIN:.0f} points of "
-            f"each other: {row.equivalence}); median depth {row.plain_depth_median:g} "
-            f"plain, {row.mended_depth_median:g} mended."
+            f"{head}, over {row.blocks} openings; mended less plain "
+            f"{100 * row.difference:+.1f} points of win share a block (95 % "
+            f"{100 * row.ci_low:+.1f} to {100 * row.ci_high:+.1f}; sign-flip p = "
+            f"{row.p_value:.3f}, Holm {row.p_holm:.3f}: {row.verdict}{power}; within "
+            f"{100 * MARGIN:.0f} points of each other: {row.equivalence}){_depths(row)}."
         )
     return "\n".join(lines)
 
 
 def answer(
-    rates: pd.DataFrame, counts: pd.DataFrame, saved: pd.DataFrame, beside: pd.DataFrame
+    rates: pd.DataFrame,
+    counts: pd.DataFrame,
+    saved: pd.DataFrame,
+    beside: pd.DataFrame,
+    blocks: pd.DataFrame,
 ) -> str:
-    """The notebook's answer, paragraph by paragraph, from its four tables."""
+    """The notebook's answer, paragraph by paragraph, from its five tables."""
     return "\n\n".join(
         [
             "How often. " + how_often(rates),
             "Why. " + why(counts),
             "The mend. " + mend(saved),
-            "The games.\n" + games(beside),
+            "The games.\n" + games(blocks, beside),
         ]
     )

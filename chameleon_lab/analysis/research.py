@@ -329,41 +329,59 @@ def _section_hypermax(data: Path) -> list[str]:
     if rates.exists():
         lines += ["How often. " + how_often(pd.read_csv(rates)), ""]
     sessions = data / "hypermax_mended_sessions.csv"
-    if sessions.exists():
-        table = mended_verdicts(pd.read_csv(sessions))
+    blocks = data / "hypermax_mended_blocks.csv"
+    if blocks.exists():
+        beside = pd.read_csv(sessions) if sessions.exists() else None
+        table = mended_verdicts(pd.read_csv(blocks), beside)
         if not table.empty:
-            shown = pd.DataFrame(
-                {
-                    "session": table["session"],
-                    "plain wins": table["plain_wins"].astype(str) + " / "
-                    + table["plain_games"].astype(str),
-                    "mended wins": table["mended_wins"].astype(str) + " / "
-                    + table["mended_games"].astype(str),
-                    "Holm p": table["p_holm"].map(lambda p: f"{p:.3g}"),
-                    "verdict": table["verdict"],
-                    f"within {100 * MARGIN:.0f} points": table["equivalence"],
-                    "80 % power from (points)": table["detectable_gap"].map(
-                        lambda g: "" if pd.isna(g) else f"{100 * g:.0f}"
-                    ),
-                    "median depth (plain / mended)": table["plain_depth_median"].map("{:g}".format)
-                    + " / " + table["mended_depth_median"].map("{:g}".format),
-                }
-            )  # fmt: skip
-            lines += [
-                "The thesis's sessions that seat Hypermax, played with the plain and with "
-                "the mended Hypermax in its seat (same seatings, seeds and clock); the "
-                "two win rates compared by Fisher's exact test, Holm-corrected over the "
-                "sessions, and by two one-sided tests of a difference within "
-                f"{100 * MARGIN:.0f} points.",
-                "",
-                shown.to_markdown(index=False, disable_numparse=True),
-                "",
-                "![Win rates, plain and mended](figures/hypermax_mended_sessions.png)",
-                "",
-            ]
+            lines += [*_mended_lines(table, MARGIN), ""]
     if not lines:
         return []
     return ["## Notebook 11: Hypermax's departures and the mended Hypermax's games", "", *lines]
+
+
+def _mended_lines(table: pd.DataFrame, margin: float) -> list[str]:
+    """The table of :func:`.hypermax_answer.mended_verdicts` on the research page."""
+
+    def points(x: float) -> str:
+        return f"{100 * x:+.1f}"
+
+    shown = pd.DataFrame(
+        {
+            "session": table["session"],
+            "blocks": table["blocks"].astype(str),
+            "plain wins": table["plain_wins"].astype(str) + " / "
+            + table["plain_games"].astype(str),
+            "mended wins": table["mended_wins"].astype(str) + " / "
+            + table["mended_games"].astype(str),
+            "mended - plain (points, 95 %)": table["difference"].map(points) + " ("
+            + table["ci_low"].map(points) + " to " + table["ci_high"].map(points) + ")",
+            "Holm p": table["p_holm"].map(lambda p: f"{p:.3g}"),
+            "verdict": table["verdict"],
+            f"within {100 * margin:.0f} points": table["equivalence"],
+            "80 % power from (points)": table["detectable_gap"].map(
+                lambda g: "" if pd.isna(g) else "-" if g == float("inf") else f"{100 * g:.0f}"
+            ),
+        }
+    )  # fmt: skip
+    if "plain_depth_median" in table:
+        shown["median depth (plain / mended)"] = (
+            table["plain_depth_median"].map("{:g}".format) + " / "
+            + table["mended_depth_median"].map("{:g}".format)
+        )  # fmt: skip
+    return [
+        "The thesis's sessions that seat Hypermax, played with the plain and with the "
+        "mended Hypermax in its seat (same seatings, seeds and clock), each repetition "
+        "(block) from its own opening, the same for both. Per session the mean over "
+        "blocks of the mended one's win share less the plain one's with its bootstrap "
+        "interval, the sign-flip test of no difference Holm-corrected over the "
+        "sessions, and two one-sided t-tests of a difference within "
+        f"{100 * margin:.0f} points.",
+        "",
+        shown.to_markdown(index=False, disable_numparse=True),
+        "",
+        "![Win rates, plain and mended](figures/hypermax_mended_sessions.png)",
+    ]
 
 
 def _section_thesis(data: Path) -> list[str]:

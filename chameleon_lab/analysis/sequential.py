@@ -26,7 +26,8 @@ GSPRT", https://www.cantate.be/Fishtest/GSPRT_approximation.pdf, equation 2.1; F
   ratio leaves Wald's bounds, the same however many blocks were played past it.
 * :func:`first_crossings`: the same for many rows of block scores at once.
 * :func:`fixed_games`: the Elo difference of a fixed number of blocks with a bootstrap
-  interval over blocks (an :class:`EloEstimate`).
+  interval over blocks (an :class:`EloEstimate`); :func:`bootstrap_mean` that interval
+  for the mean of any block values.
 * :func:`pentanomial`, :func:`simulate_blocks`, :func:`error_rates`: synthetic game
   pairs, and the error rates and lengths of a planned test measured on them.
 
@@ -429,12 +430,18 @@ class EloEstimate:
         )
 
 
-def _bootstrap_mean(
-    x: NDArray[np.float64], confidence: float, n_resamples: int, seed: int, method: str
+def bootstrap_mean(
+    x: NDArray[np.float64],
+    confidence: float = 0.95,
+    n_resamples: int = 9999,
+    seed: int = 0,
+    method: str = "BCa",
+    bounds: tuple[float, float] = (0.0, 1.0),
 ) -> tuple[float, float, str]:
-    """The bootstrap interval of the mean of ``x`` (clipped into [0, 1]) and the method
-    that gave it: ``method``, or the percentile interval when every block is alike or
-    ``method`` gives a non-finite end."""
+    """The bootstrap interval of the mean of the blocks' values ``x``
+    (``scipy.stats.bootstrap``, clipped into ``bounds``: [0, 1] for scores, [-1, 1] for
+    differences of shares) and the method that gave it: ``method``, or the percentile
+    interval when every block is alike or ``method`` gives a non-finite end."""
     methods = ["percentile"] if np.ptp(x) == 0 else list(dict.fromkeys([method, "percentile"]))
     for used in methods:
         ci = stats.bootstrap(
@@ -447,7 +454,7 @@ def _bootstrap_mean(
         ).confidence_interval
         if np.isfinite(ci.low) and np.isfinite(ci.high):
             break
-    low, high = (min(max(float(v), 0.0), 1.0) for v in (ci.low, ci.high))
+    low, high = (min(max(float(v), bounds[0]), bounds[1]) for v in (ci.low, ci.high))
     return low, high, used
 
 
@@ -491,7 +498,7 @@ def fixed_games(
         raise ValueError(f"confidence={confidence!r} must lie strictly inside (0, 1)")
     if method not in ("BCa", "percentile"):
         raise ValueError(f"method={method!r} must be 'BCa' or 'percentile'")
-    low, high, used = _bootstrap_mean(x, confidence, n_resamples, seed, method)
+    low, high, used = bootstrap_mean(x, confidence, n_resamples, seed, method)
     score = float(x.mean())
     return EloEstimate(
         blocks=int(x.size),

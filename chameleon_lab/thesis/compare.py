@@ -19,6 +19,7 @@ from scipy import stats
 
 from ..analysis.claims import tost
 from ..analysis.stats import wilson_interval
+from ..tournament import Tables
 
 #: the exact test's level: a cell is consistent when its p-value is at least this
 ALPHA = 0.05
@@ -273,6 +274,41 @@ def mended_beside(
             row["thesis_win_rate"] = t["wins"] / t["games"]
         out.append(row)
     return pd.DataFrame(out)
+
+
+def block_wins(t: Tables, agent: str) -> pd.DataFrame:
+    """``agent``'s games and wins per session and repetition (block) of ``t``: columns
+    ``session``, ``repetition``, ``games``, ``wins``; sessions that do not seat
+    ``agent`` are left out."""
+    seats = t.seats.drop_duplicates(["session_id", "game", "agent"])
+    seats = seats.loc[seats["agent"] == agent, ["session_id", "game", "outcome"]]
+    keys = t.games[["session_id", "game", "session", "repetition"]]
+    frame = seats.merge(keys, on=["session_id", "game"])
+    frame = frame.assign(win=(frame["outcome"] == "win").astype(int))
+    out = frame.groupby(["session", "repetition"], sort=False)["win"].agg(["size", "sum"])
+    return out.rename(columns={"size": "games", "sum": "wins"}).reset_index()
+
+
+def mended_blocks(plain: Tables, mended: Tables, agent: str = "Hypermax") -> pd.DataFrame:
+    """The same sessions with the plain and with the mended ``agent``
+    (:func:`.sessions.thesis_session` with ``mended``), block by block: per session and
+    repetition (one opening played in all the session's seatings, the same opening
+    for both) ``agent``'s games and wins with each, the blocks both played, in the
+    order of ``plain``. Blocks are the unit of
+    :func:`~chameleon_lab.analysis.hypermax_answer.mended_verdicts`: the games of one
+    block share an opening, and on the original's clock some of them repeat each other
+    move for move, so they are not independent observations; blocks are."""
+    both = block_wins(plain, agent).merge(
+        block_wins(mended, agent), on=["session", "repetition"], suffixes=("_plain", "_mended")
+    )
+    return both.rename(
+        columns={
+            "games_plain": "plain_games",
+            "wins_plain": "plain_wins",
+            "games_mended": "mended_games",
+            "wins_mended": "mended_wins",
+        }
+    )
 
 
 def plot_mended(df: pd.DataFrame, title: str = "Hypermax plain and mended"):

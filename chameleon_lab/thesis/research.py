@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..analysis.summary import session_summary
 from ..tournament import records_only
-from .compare import mended_beside
+from .compare import mended_beside, mended_blocks
 from .reference import find_shared, thesis_tables
 from .studies import study_sessions, thesis_study
 
@@ -45,22 +45,25 @@ def recompute_thesis(
 def recompute_hypermax(
     parameters: dict[str, Any], records_dir: str | Path
 ) -> dict[str, pd.DataFrame]:
-    """Notebook 11's sessions, plain beside mended Hypermax (``hypermax_mended_sessions``),
-    recomputed from the records under ``records_dir`` (the folder holding ``improved/``)
-    for a run with ``parameters``, playing no game; the thesis's counts beside them
-    where the shared reference data is found."""
+    """Notebook 11's sessions, plain beside mended Hypermax (``hypermax_mended_sessions``
+    per session, ``hypermax_mended_blocks`` per repetition), recomputed from the records
+    under ``records_dir`` (the folder holding ``improved/``) for a run with
+    ``parameters``, playing no game; the thesis's counts beside them where the shared
+    reference data is found."""
     q = parameters
     sessions = study_sessions(q["tables"], [], q["session_budgets_ms"])
     shared = find_shared(q["shared"] or None)
     with records_only():
-        runs = {
-            flag: session_summary(
-                thesis_study("improved", sessions, records_dir=records_dir, workers=1,
-                             progress=False, mended=flag, clock=q["clock"],
-                             repetitions=q["session_repetitions"],
-                             opening_plies=q["session_opening_plies"])
-            )
+        played = {
+            flag: thesis_study("improved", sessions, records_dir=records_dir, workers=1,
+                               progress=False, mended=flag, clock=q["clock"],
+                               repetitions=q["session_repetitions"],
+                               opening_plies=q["session_opening_plies"])
             for flag in (False, True)
         }  # fmt: skip
+    runs = {flag: session_summary(t) for flag, t in played.items()}
     beside = mended_beside(runs[False], runs[True], thesis_tables(shared) if shared else None)
-    return {"hypermax_mended_sessions": beside}
+    return {
+        "hypermax_mended_sessions": beside,
+        "hypermax_mended_blocks": mended_blocks(played[False], played[True]),
+    }
