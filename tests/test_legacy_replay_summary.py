@@ -210,3 +210,38 @@ def test_a_table_run_at_other_budgets_says_so():
     assert budget_note("6.7", depths=[1, 2]) == (
         "Table 6.7 runs at depths 1, 2, the thesis at 1, 2, 3, 4: the thesis's 3, 4 are not played."
     )
+
+
+def test_distinct_games_count_the_original_programs_copies(legacy_dir, legacy_tables):
+    """The games of each recorded session that differ, counted from the raw files' state
+    sequences (not through our records), equal :func:`distinct_games` of the imported
+    records; the original's depth-mode sessions hold copies (one seating's game played
+    again in another), its time-mode ones (a wall clock) hardly any."""
+    from chameleon_lab.analysis import distinct_games
+
+    counted = distinct_games(legacy_tables).set_index("session")
+    copies = 0
+    for path in sorted(legacy_dir.glob("*.json")):
+        games = json.loads(path.read_text())["games"]
+        raw = {json.dumps(g["gameStates"]) for g in games}
+        row = counted.loc[path.stem]
+        assert (row["games"], row["distinct_games"]) == (len(games), len(raw)), path.stem
+        copies += len(games) - len(raw)
+    assert copies > 0  # the test would pass on a count that never saw a copy otherwise
+
+
+def test_the_verdict_names_sessions_whose_games_repeat():
+    import pandas as pd
+
+    from chameleon_lab.thesis.compare import verdict
+
+    side = pd.DataFrame(
+        {"session": ["4-all-d1", "4-all-d1", "4-all-t10"], "agent": ["MaxN", "Paranoid", "MaxN"],
+         "games": [24, 24, 24], "thesis_inside": [True] * 3, "consistent": [True] * 3,
+         "equivalence": ["undecided"] * 3, "distinct_games": [1, 1, 24]}
+    )  # fmt: skip
+    text = verdict(side)
+    assert "in 1 of 2 sessions (distinct games: 4-all-d1 1 of 24)" in text
+    assert "every game differs" not in text
+    assert "In the session every game differs from the others." in verdict(side.iloc[2:])
+    assert "distinct" not in verdict(side.drop(columns="distinct_games"))

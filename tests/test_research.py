@@ -134,6 +134,20 @@ def test_the_page_shows_the_mended_hypermaxs_sessions_tested(tmp_path):
     assert "median depth" not in page  # no session table beside the blocks: no depths
 
 
+def test_the_page_names_notebook_04s_sessions_whose_games_repeat(tmp_path):
+    cells = pd.DataFrame(
+        {"table": ["6.8", "6.8", "6.8"], "session": ["4-all-t10", "4-all-t10", "4-all-t100"],
+         "agent": ["MaxN", "Paranoid", "MaxN"], "games": [24, 24, 24],
+         "equivalence": ["equivalent", "undecided", "differs"],
+         "distinct_games": [20, 20, 24]}
+    )  # fmt: skip
+    (tmp_path / "data").mkdir()
+    cells.to_csv(tmp_path / "data" / "table_6_8_thesis.csv", index=False)
+    page = write_page(tmp_path).read_text()
+    assert "## Notebook 04" in page
+    assert "in 1 of 2 sessions (distinct games: 4-all-t10 20 of 24)" in page
+
+
 #: A research run small enough for the tests: three agents, two claims, two blocks.
 TINY = {
     "agents": ["maxnis", "paranoid", "brs"],

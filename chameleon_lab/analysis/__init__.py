@@ -1,5 +1,5 @@
 """Analysis of game records: the thesis's tables, statistics and ratings."""
 
-from .summary import aggregate, session_summary
+from .summary import aggregate, distinct_games, session_summary
 
-__all__ = ["aggregate", "session_summary"]
+__all__ = ["aggregate", "distinct_games", "session_summary"]

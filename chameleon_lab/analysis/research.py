@@ -31,6 +31,7 @@ import pandas as pd
 
 from ..files import atomic_write_text
 from .output import provenance
+from .summary import repeated_games
 
 #: The runs of the research profile, oldest first.
 RUNS = "runs.json"
@@ -402,6 +403,7 @@ def _section_thesis(data: Path) -> list[str]:
             "",
             counts.to_markdown(disable_numparse=True),
             "",
+            *([copies, ""] if (copies := repeated_games(cells).strip()) else []),
         ]
     if held.exists():
         shares = pd.read_csv(held)

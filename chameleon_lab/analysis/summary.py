@@ -13,6 +13,11 @@ thesis averaged the exact per-session times but the per-session depths as printe
 
 Rounding is Python's (half to even), which reproduces every row of
 ``reference/thesis-tables.csv`` from the legacy session files.
+
+:func:`distinct_games` counts the games of each session that differ from the others:
+where the searches are deterministic (depth mode, the original's clock) two seatings can
+play the same moves, and a test that counts such copies as independent games
+overstates the evidence.
 """
 
 from __future__ import annotations
@@ -109,3 +114,40 @@ def aggregate(t: Tables, sessions: Sequence[str] | None = None) -> pd.DataFrame:
     modes = grouped["mode"].agg(lambda m: m.iloc[0] if m.nunique() == 1 else "mixed")
     out.insert(1, "mode", modes)
     return _round(out.reset_index())
+
+
+def distinct_games(t: Tables) -> pd.DataFrame:
+    """Per session (in the order of ``t``): ``games`` played and ``distinct_games``, the
+    number of different games among them (different opening or moves, ply by ply, in
+    whichever seats the agents sat), so that a test counting games as independent can
+    be read beside what it counted."""
+    moves = t.moves.groupby(["session_id", "game"], sort=False)["move"].agg(" ".join)
+    games = t.games.set_index(["session_id", "game"])
+    key = games["opening"].astype(str) + "|" + moves.reindex(games.index).fillna("")
+    frame = pd.DataFrame({"session": games["session"].to_numpy(), "key": key.to_numpy()})
+    out = frame.groupby("session", sort=False)["key"].agg(["size", "nunique"])
+    return out.rename(columns={"size": "games", "nunique": "distinct_games"}).reset_index()
+
+
+def repeated_games(played: pd.DataFrame) -> str:
+    """The sessions of a table of rows per session and agent (``session``, ``games``,
+    ``distinct_games`` of :func:`distinct_games`) whose games repeat each other, in
+    words, with a leading space; empty when the table does not count them."""
+    if "distinct_games" not in played:
+        return ""
+    sessions = played.drop_duplicates("session")
+    sessions = sessions[sessions["distinct_games"].notna()]
+    if sessions.empty:
+        return ""
+    copied = sessions[sessions["distinct_games"] < sessions["games"]]
+    if copied.empty:
+        many = f"each of the {len(sessions)} sessions" if len(sessions) > 1 else "the session"
+        return f" In {many} every game differs from the others."
+    listed = ", ".join(
+        f"{r.session} {int(r.distinct_games)} of {int(r.games)}" for r in copied.itertuples()
+    )
+    return (
+        f" Games repeated each other move for move in {len(copied)} of {len(sessions)} "
+        f"sessions (distinct games: {listed}); the tests count each copy as an independent "
+        "game and overstate the evidence there."
+    )

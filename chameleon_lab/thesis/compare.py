@@ -19,6 +19,7 @@ from scipy import stats
 
 from ..analysis.claims import tost
 from ..analysis.stats import wilson_interval
+from ..analysis.summary import repeated_games
 from ..tournament import Tables
 
 #: the exact test's level: a cell is consistent when its p-value is at least this
@@ -35,14 +36,22 @@ def exact_p(wins_a: int, games_a: int, wins_b: int, games_b: int) -> float:
 
 
 def beside_thesis(
-    ours: pd.DataFrame, thesis: pd.DataFrame, table: str, confidence: float = 0.95
+    ours: pd.DataFrame,
+    thesis: pd.DataFrame,
+    table: str,
+    confidence: float = 0.95,
+    distinct: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Rows of ``table`` (e.g. ``"6.3"``): session, agent, thesis W/D/L, ours, interval.
 
     ``ours`` is :func:`.summary.session_summary` output. Sessions are matched by their
     mode suffix (``-d3``, ``-t100``), so a fresh run with other budgets lines up with
-    the thesis's sessions of the same family only where the budgets agree.
+    the thesis's sessions of the same family only where the budgets agree. With
+    ``distinct`` (:func:`.summary.distinct_games` of our run) each played row says how
+    many of its session's games differ from each other (``distinct_games``): the tests
+    count every game as independent, which copies are not.
     """
+    different = distinct.set_index("session")["distinct_games"] if distinct is not None else None
     rows = thesis[(thesis["table"] == table) & (thesis["scope"] == "session")]
     if rows.empty:
         raise ValueError(f"thesis-tables.csv has no session rows for table {table!r}")
@@ -77,6 +86,8 @@ def beside_thesis(
                 thesis_inside=bool(low <= r["wins"] / r["games"] <= high),
                 p_exact=exact_p(int(r["wins"]), int(r["games"]), int(m["wins"]), int(m["games"])),
             )
+            if different is not None and r["session"] in different.index:
+                entry["distinct_games"] = int(different[r["session"]])
             entry["consistent"] = entry["p_exact"] >= ALPHA
             entry["equivalence"] = tost(
                 int(m["wins"]), int(m["games"]), int(r["wins"]), int(r["games"]),
@@ -84,7 +95,7 @@ def beside_thesis(
             ).verdict  # fmt: skip
         out.append(entry)
     df = pd.DataFrame(out)
-    for col in ("games", "wins", "draws", "losses"):
+    for col in ("games", "wins", "draws", "losses", "distinct_games"):
         if col in df:
             df[col] = df[col].astype("Int64")  # whole numbers, missing where not played
     return df
@@ -140,8 +151,9 @@ def consistency(sides: list[pd.DataFrame]) -> str:
 def verdict(df: pd.DataFrame) -> str:
     """Sentences under a table: in how many rows the thesis's win rate lies in our
     interval, in how many the exact test does not reject the thesis's counts (naming
-    the rows where it does), and how many rows the equivalence test finds equivalent,
-    different or undecided (an undecided row had too few games to tell)."""
+    the rows where it does), how many rows the equivalence test finds equivalent,
+    different or undecided (an undecided row had too few games to tell), and, where the
+    table counts them (``distinct_games``), the sessions whose games repeat each other."""
     played = df[df["games"] > 0]
     if played.empty:
         return "No fresh games for these sessions, so nothing to compare."
@@ -162,7 +174,7 @@ def verdict(df: pd.DataFrame) -> str:
             for r in outside.itertuples()
         )
         text += f"; not for {names}"
-    return text + f". Agreement, {_equivalence_counts(played)}."
+    return text + f". Agreement, {_equivalence_counts(played)}." + repeated_games(played)
 
 
 def plot_beside_thesis(df: pd.DataFrame, title: str, ours: str = "this workbench"):
