@@ -44,6 +44,7 @@ from .games.registry import Game, get_game
 from .search.api import (
     algorithm_budget,
     check_algorithm,
+    check_emulated_game,
     check_flavour,
     check_node_rate,
     deep_search,
@@ -178,11 +179,8 @@ class Agent:
             self.algorithm, self.flavour, self.depth, self.time_ms, self.nodes, self.iterations
         )
         rate = check_node_rate(self.flavour, self.time_ms, self.node_rate, self.nodes)
-        if rate is not None and self.game != DEFAULT_GAME:
-            raise ValueError(
-                "node_rate emulates the original program's clock, which played Chameleon "
-                f"Chess only; {self.game} runs on this machine's clock (time_ms alone)"
-            )
+        if rate is not None:
+            check_emulated_game(self.game)
         self.node_rate = rate  # stored as a float, so a record stays exact
         if budget.depth is not None and budget.depth > MAX_DEPTH:
             raise ValueError(f"depth must be at most {MAX_DEPTH} plies, got {budget.depth}")

@@ -123,13 +123,18 @@ def emulated_nodes(position: Any, game: GameLike, time_ms: float, node_rate: flo
     ``ValueError`` for a game the original did not play."""
     from ..games.chameleon.clock import original_clock_nodes  # the game's own: on use
 
-    ops = resolve_game(position, game)
-    if ops.name != "chameleon":
+    check_emulated_game(resolve_game(position, game).name)
+    return math.ceil(float(original_clock_nodes(state_of(position), time_ms, node_rate)))
+
+
+def check_emulated_game(name: str) -> None:
+    """``ValueError`` unless game ``name`` is one the original program played (Chameleon
+    Chess), the only game whose clock ``node_rate`` can emulate."""
+    if name != "chameleon":
         raise ValueError(
             "node_rate emulates the original program's clock, which played Chameleon "
-            f"Chess only; {ops.name} runs on this machine's clock (time_ms alone)"
+            f"Chess only; {name} runs on this machine's clock (time_ms alone)"
         )
-    return math.ceil(float(original_clock_nodes(state_of(position), time_ms, node_rate)))
 
 
 def algorithm_budget(

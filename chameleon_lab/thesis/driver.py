@@ -20,9 +20,8 @@ from typing import Any
 
 import numpy as np
 
-from ..games.chameleon.clock import original_clock_nodes
 from ..games.protocol import GameOps
-from ..search.api import check_algorithm, check_budget, check_node_rate
+from ..search.api import check_algorithm, check_budget, check_node_rate, emulated_nodes
 from ..search.core import (
     GameLike,
     RootResult,
@@ -419,13 +418,8 @@ def thesis_search(
     )
     if depth is not None:
         return run_depth(algo, state, int(depth))
-    if node_rate is not None:
-        if algo.game.name != "chameleon":
-            raise ValueError(
-                "node_rate emulates the original program's clock, which played Chameleon "
-                f"Chess only; {algo.game.name} runs on this machine's clock (time_ms alone)"
-            )
-        nodes = original_clock_nodes(state, float(budget.time_ms), node_rate)
+    if node_rate is not None:  # a whole budget: counts below it are those below its ceiling
+        nodes = emulated_nodes(state, algo.game, float(budget.time_ms), node_rate)
         return run_nodes(algo, state, nodes)
     return run_time(algo, state, float(budget.time_ms))
 
