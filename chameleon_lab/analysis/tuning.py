@@ -641,18 +641,19 @@ def against(
     opening_plies: int = 4,
     seed: int = 0,
     records: str | Path | None = None,
-    workers: int | None = None,
-    client: Any = None,
-    progress: bool = True,
     name: str = "tuned",
+    **run: Any,
 ) -> pd.DataFrame:
     """``heuristic`` against each of ``opponents`` with the same search and budget.
 
     Exactly one of ``depth`` (equal depth) and ``time_ms`` (equal time per move). One
     session per opponent (``NAME-vs-OPPONENT``): every template (default
     :func:`default_templates`) ``repetitions`` times from random openings of
-    ``opening_plies`` plies. One row per opponent: games, wins, draws, losses of
-    ``heuristic``, its win rate with a 95 % Wilson interval and its share of points.
+    ``opening_plies`` plies, kept in ``records`` (a folder) if given. ``run`` is how to
+    play them, as :func:`~chameleon_lab.tournament.runner.run_session` takes it
+    (``workers``, ``client``, ``progress``). One row per opponent: games, wins, draws,
+    losses of ``heuristic``, its win rate with a 95 % Wilson interval and its share of
+    points.
     """
     if (depth is None) == (time_ms is None):
         raise ValueError(
@@ -682,7 +683,7 @@ def against(
             opening_plies=opening_plies,
             openings="per_repetition",  # game pairs: both sides of every opening
         )
-        got = _scores(_play(session, records, workers=workers, client=client, progress=progress))
+        got = _scores(_play(session, records, **run))
         row = got.loc["tuned"]
         rows.append(
             {
