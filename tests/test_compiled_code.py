@@ -22,6 +22,7 @@ from chameleon_lab.search import improved as I
 from chameleon_lab.search import twoplayer as TP
 from chameleon_lab.search.api import search
 from chameleon_lab.search.core import bind, leaf_evaluator, ops_of
+from chameleon_lab.search.registry import get_algorithm
 from chameleon_lab.thesis import nodes as T
 from chameleon_lab.thesis.driver import thesis_search
 
@@ -64,9 +65,14 @@ def test_improved_node_functions_take_no_references(algorithm):
     # they are compiled without reference counting (see :mod:`chameleon_lab.search.improved`)
     search(ChameleonMatch(move_limit=None).position, algorithm, flavour="improved", depth=2)
     template = getattr(I, f"{algorithm}_node")
-    node = _fresh(template, CHAMELEON_OPS, count_pawns_100_roles, _nrt=False)
+    siblings = get_algorithm(algorithm).code("siblings")  # the parts it calls by name
+    node = _fresh(template, CHAMELEON_OPS, count_pawns_100_roles, siblings=siblings, _nrt=False)
     llvm = node.inspect_llvm(node.signatures[0]).split("\ndefine")[1]
     assert "@NRT_incref(" not in llvm and "@NRT_decref(" not in llvm
+    # the parts written apart and marked inlined are compiled into it, not called
+    called = re.findall(r"call [^@\n]*@([\w.$]+)", llvm)
+    for name in siblings or {}:
+        assert not any(name in c for c in called), (algorithm, name)
 
 
 @pytest.mark.parametrize(

@@ -73,6 +73,7 @@ from numba import njit, objmode
 
 from ..games.heuristics import normalize
 from ..games.protocol import MAX_PLAYERS
+from ..games.specialise import inlined
 from .core import (
     MAX_PLIES,
     _copy_in,
@@ -446,24 +447,27 @@ def maxnis_node(
             _pv_take(pv, ictl, ply, moves[ply, i])
 
 
-@njit(inline="always")  # not cached: it calls the bound game functions
+def _paranoid_order(state, n, ply, first, known, maximising, max_player, tables) -> None:
+    """Paranoid's children at ``ply`` put in order for :func:`_select`: the table's move
+    (``first`` where ``known``) first, the others by their static value for the player
+    to move (each made, evaluated and taken back; counted in ``S_ORDER_EVALS``)."""
+    moves, undo, _, leaf, ictl, _ = _unpack(tables)
+    keys, perm = tables.keys, tables.perm
+    sign = 1.0 if maximising else -1.0
+    for i in range(n):
+        perm[ply, i] = i
+        if known and i == first:
+            keys[ply, i] = _BIG
+        else:
+            make(state, moves[ply, i], undo, ply)
+            evaluate(state, leaf)
+            unmake(state, undo, ply)
+            ictl[S_ORDER_EVALS] += 1
+            keys[ply, i] = sign * _paranoid_value(leaf, max_player)
+
+
 def _paranoid_frontier(
-    make,
-    unmake,
-    evaluate,
-    evaluate_after,
-    player_of,
-    state,
-    n,
-    ply,
-    first,
-    order,
-    maximising,
-    max_player,
-    alpha,
-    beta,
-    norm,
-    tables,
+    state, n, ply, first, order, maximising, max_player, alpha, beta, norm, tables
 ) -> tuple[float, int]:
     """Paranoid's children one ply above the depth limit, all leaves: each scored here
     (as ``_score_child`` does); returns the node's value and its best child.
@@ -572,35 +576,10 @@ def paranoid_node(
     maximising = p == max_player
     order = ply > 0 and order_depth > 0 and depth >= order_depth
     if order:
-        sign = 1.0 if maximising else -1.0
-        for i in range(n):
-            perm[ply, i] = i
-            if known and i == first:
-                keys[ply, i] = _BIG
-            else:
-                make(state, moves[ply, i], undo, ply)
-                evaluate(state, leaf)
-                unmake(state, undo, ply)
-                ictl[S_ORDER_EVALS] += 1
-                keys[ply, i] = sign * _paranoid_value(leaf, max_player)
+        _paranoid_order(state, n, ply, first, known, maximising, max_player, tables)
     if depth == 1:  # every child is a leaf: scored in a loop of its own
         best, best_i = _paranoid_frontier(
-            make,
-            unmake,
-            evaluate,
-            evaluate_after,
-            player_of,
-            state,
-            n,
-            ply,
-            first,
-            order,
-            maximising,
-            max_player,
-            alpha,
-            beta,
-            norm,
-            tables,
+            state, n, ply, first, order, maximising, max_player, alpha, beta, norm, tables
         )
     else:
         best = -np.inf if maximising else np.inf
@@ -643,6 +622,14 @@ def paranoid_node(
     if slot >= 0:
         tt_store(tt_int, tt_val, ictl, slot, h, depth, best, best_i, alpha0, beta0)
     return best
+
+
+#: The parts :func:`paranoid_node` calls by name, bound with it and compiled into it
+#: (its registry entry's ``siblings``).
+PARANOID_SIBLINGS = {
+    "_paranoid_order": inlined(_paranoid_order),
+    "_paranoid_frontier": inlined(_paranoid_frontier),
+}
 
 
 def hypermax_node(

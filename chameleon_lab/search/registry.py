@@ -150,6 +150,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
                 normalize=True,
                 scalar=True,
                 node=f"{_IMPROVED}:paranoid_node",
+                siblings=f"{_IMPROVED}:PARANOID_SIBLINGS",
                 root_args=f"{_IMPROVED}:paranoid_root_args",
             ),
             Algorithm(
