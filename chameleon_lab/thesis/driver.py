@@ -55,6 +55,12 @@ class Workspace:
     #: the heuristic's output row at the leaves (see :mod:`.nodes`)
     leaf: np.ndarray = field(default_factory=lambda: np.zeros(4))
 
+    @property
+    def tables(self) -> tuple[np.ndarray, ...]:
+        """The tables as the node functions of :mod:`.nodes` take them, in one tuple."""
+        return (self.moves, self.undo, self.vals, self.alphas, self.leaf, self.stats,
+                self.frames, self.fframes)  # fmt: skip
+
     @classmethod
     def for_depth(cls, game: GameOps, depth: int) -> Workspace:
         plies = depth + 3
@@ -105,15 +111,7 @@ class MaxN(RootAlgorithm):
     template = T.maxn_node
 
     def search_child(self, state, depth, ws):
-        self.node(
-            *self._head(state, depth),
-            ws.moves,
-            ws.undo,
-            ws.vals,
-            ws.leaf,
-            ws.stats,
-            ws.frames,
-        )
+        self.node(*self._head(state, depth), ws.tables)
         return ws.vals[1].copy()
 
 
@@ -139,13 +137,7 @@ class MaxNIS(RootAlgorithm):
             self.best_score,
             self.max_sum,
             deep_bound,
-            ws.moves,
-            ws.undo,
-            ws.vals,
-            ws.leaf,
-            ws.stats,
-            ws.frames,
-            ws.fframes,
+            ws.tables,
         )
         value = ws.vals[1].copy()
         if value[self.root_player] > self.best_score:
@@ -168,12 +160,7 @@ class Paranoid(RootAlgorithm):
             self.root_player,
             self.alpha,
             T.INFINITY,
-            ws.moves,
-            ws.undo,
-            ws.leaf,
-            ws.stats,
-            ws.frames,
-            ws.fframes,
+            ws.tables,
         )
         self.alpha = max(self.alpha, value)
         return float(value)
@@ -201,13 +188,7 @@ class Hypermax(RootAlgorithm):
             *self._head(state, depth),
             self.players,
             self.n_players,
-            ws.alphas,
-            ws.moves,
-            ws.undo,
-            ws.vals,
-            ws.leaf,
-            ws.stats,
-            ws.frames,
+            ws.tables,
         )
         value = ws.vals[1].copy()
         rp = self.root_player

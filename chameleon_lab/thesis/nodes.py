@@ -28,7 +28,10 @@ numba call passes every array argument anew, which cost a third of the speed): p
 move, ``fframes`` the node's floats (bounds, window, best value). Values of a node are
 written to ``vals[ply]`` (vectors) or returned (Paranoid's scalar); ``moves``, ``undo``,
 ``vals`` and the frames are per-ply scratch tables allocated once per search, so the
-search allocates nothing. The search's root is at ply ``top`` with ``depth`` plies left.
+search allocates nothing; every node function takes them as one tuple, ``tables``
+(``moves, undo, vals, alphas, leaf, stats, frames, fframes``: the driver's
+``Workspace.tables``), and unpacks the ones it uses once, on entry. The search's root
+is at ply ``top`` with ``depth`` plies left.
 ``stats[0]`` counts expanded nodes, ``stats[1]`` evaluated ones: their sum is the node
 count of the benchmarks, the same quantity the original program's figures count.
 
@@ -75,19 +78,9 @@ def _push(frames: np.ndarray, stats: np.ndarray, ply: int, n: int, p: int) -> No
     frames[ply, F_P] = p
 
 
-def maxn_node(
-    state,
-    depth,
-    top,
-    norm,
-    moves,
-    undo,
-    vals,
-    leaf,
-    stats,
-    frames,
-) -> None:
+def maxn_node(state, depth, top, norm, tables) -> None:
     """MaxN: each player maximises its own entry; value vector into ``vals[top]``."""
+    moves, undo, vals, _, leaf, stats, frames, _ = tables
     ply = top
     entering = True
     while True:
@@ -122,22 +115,7 @@ def maxn_node(
             entering = True
 
 
-def maxnis_node(
-    state,
-    depth,
-    top,
-    norm,
-    bound,
-    max_sum,
-    deep_bound,
-    moves,
-    undo,
-    vals,
-    leaf,
-    stats,
-    frames,
-    fframes,
-) -> None:
+def maxnis_node(state, depth, top, norm, bound, max_sum, deep_bound, tables) -> None:
     """MaxN with immediate and shallow pruning, the original's way.
 
     ``bound`` is the parent's best value for the parent's player; the node stops once
@@ -146,6 +124,7 @@ def maxnis_node(
     exists to show the thesis's figure 4.5. The thesis flavour passes -1.
     ``fframes[ply]`` holds the node's limit and the deep bound its children get.
     """
+    moves, undo, vals, _, leaf, stats, frames, fframes = tables
     ply = top
     entering = True
     while True:
@@ -189,27 +168,14 @@ def maxnis_node(
             entering = True
 
 
-def paranoid_node(
-    state,
-    depth,
-    top,
-    norm,
-    max_player,
-    alpha,
-    beta,
-    moves,
-    undo,
-    leaf,
-    stats,
-    frames,
-    fframes,
-) -> float:
+def paranoid_node(state, depth, top, norm, max_player, alpha, beta, tables) -> float:
     """Paranoid: ``max_player`` against the coalition of all others, the original's way.
 
     Leaf value ``2 * s[max_player] - (s0 + s1 + s2 + s3)``. The first child's value is
     returned as ``best`` but does not move the window (the original's quirk).
     ``fframes[ply]`` holds the node's alpha, beta and best.
     """
+    moves, undo, _, _, leaf, stats, frames, fframes = tables
     ply = top
     entering = True
     value = 0.0
@@ -253,27 +219,14 @@ def paranoid_node(
             value = fframes[ply, 2]
 
 
-def hypermax_node(
-    state,
-    depth,
-    top,
-    norm,
-    players,
-    n_players,
-    alphas,
-    moves,
-    undo,
-    vals,
-    leaf,
-    stats,
-    frames,
-) -> None:
+def hypermax_node(state, depth, top, norm, players, n_players, tables) -> None:
     """Hypermax (Fridenfalk 2014), the original's way; value vector into ``vals[top]``.
 
     ``alphas[ply]`` holds the alpha vector handed down by the parent; the node works on
     it as its own copy and hands ``alphas[ply + 1]`` to each child. ``players[q]`` is 1
     for the players alive at the root; the leaf transform subtracts their average.
     """
+    moves, undo, vals, alphas, leaf, stats, frames, _ = tables
     ply = top
     entering = True
     while True:
