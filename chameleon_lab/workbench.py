@@ -225,6 +225,10 @@ RESEARCH_NOTEBOOKS = (
 )
 PROFILES["research"] = {name: dict(PROFILES["full"][name]) for name in RESEARCH_NOTEBOOKS}
 PROFILES["research"]["09_beyond_the_thesis"].update(blocks=8, max_blocks=200, batch=8)
+#: the thesis's sessions on the original's clock only: the improved flavour on this
+#: machine's clock beside them would play the 1000 ms sessions in real time (hours)
+#: and decides none of the research claims
+PROFILES["research"]["04_thesis_tables"].update(improved_beside=False)
 #: the thesis's sessions that seat Hypermax, 32 times each on the original's clock, each
 #: time from another opening of 8 random plies (the clock is deterministic: from one
 #: start the repetitions would be copies): 32 paired blocks a session (768 games a side
