@@ -351,4 +351,8 @@ def plot_mended(df: pd.DataFrame, title: str = "Hypermax plain and mended"):
         known = df.reset_index(drop=True)["thesis_win_rate"].dropna()
         ax.scatter(known.index, known, marker="x", color="black", zorder=3, label="thesis")
     labels = [f"{a}\n{s}" for a, s in zip(df["agent"], df["session"], strict=True)]
-    return _win_rate_axes(fig, ax, labels, "agent and session", title, 7)
+    fig = _win_rate_axes(fig, ax, labels, "agent and session", title, 7)
+    for label in ax.get_xticklabels():  # the longer session names would overlap level
+        label.set(rotation=35, ha="right", rotation_mode="anchor")
+    fig.tight_layout()
+    return fig
