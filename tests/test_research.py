@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from chameleon_lab.analysis.hypermax_answer import mended_verdicts
 from chameleon_lab.analysis.research import (
     last_run,
     log_run,
@@ -19,7 +20,7 @@ from chameleon_lab.analysis.research import (
     recompute_tuning,
     write_page,
 )
-from chameleon_lab.thesis.research import recompute_thesis
+from chameleon_lab.thesis.research import recompute_hypermax, recompute_thesis
 from chameleon_lab.tournament import MissingGames, records_only, run_session, unpack_records
 from chameleon_lab.workbench import FOLDERS, run_batch
 
@@ -35,6 +36,11 @@ EXACT = {
     "tuning_noise": ["generation", "games"],
     "thesis_sessions_thesis": ["session", "mode", "mode_value", "agent", "games", "wins",
                                "draws", "losses", "depth_median"],
+    "hypermax_mended_sessions": ["session", "agent", "plain_games", "plain_wins",
+                                 "plain_depth_median", "mended_games", "mended_wins",
+                                 "mended_depth_median", "thesis_games", "thesis_wins"],
+    "hypermax_mended_blocks": ["session", "repetition", "plain_games", "plain_wins",
+                               "mended_games", "mended_wins"],
 }  # fmt: skip
 CLOSE = {
     "beyond_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
@@ -42,6 +48,8 @@ CLOSE = {
     "tuning_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
     "tuning_noise": ["spread", "noise", "signal", "games_needed"],
     "thesis_sessions_thesis": ["depth_avg"],
+    "hypermax_mended_sessions": ["plain_ci_low", "mended_ci_high", "p_exact"],
+    "hypermax_mended_blocks": [],
 }
 
 
@@ -246,6 +254,21 @@ def test_the_committed_thesis_sessions_are_what_their_records_give(tmp_path):
     records = committed_records("thesis", tmp_path).parent  # the folder holding thesis/
     parameters = {**run["parameters"], "shared": ""}  # this checkout's, or the bundle
     assert_committed_tables(recompute_thesis(parameters, records))
+
+
+def test_the_committed_hypermax_sessions_are_what_their_records_give(tmp_path):
+    """Notebook 11's research run: the plain and the mended Hypermax's sessions, per
+    session and per block, recomputed from the committed records (no game played),
+    and the page's verdicts from them."""
+    run = last_run(RESEARCH, "11_hypermax")
+    records = committed_records("improved", tmp_path).parent  # the folder of improved/
+    parameters = {**run["parameters"], "shared": ""}
+    tables = recompute_hypermax(parameters, records)
+    assert_committed_tables(tables)
+    shown = mended_verdicts(pd.read_csv(RESEARCH / "data" / "hypermax_mended_blocks.csv"))
+    verdicts = mended_verdicts(tables["hypermax_mended_blocks"])
+    assert list(shown["verdict"]) == list(verdicts["verdict"])
+    assert len(verdicts) == 9 and (verdicts["blocks"] == 32).all()
 
 
 def test_the_page_counts_the_tuning_runs_noisy_generations_and_shows_its_duels(tmp_path):
