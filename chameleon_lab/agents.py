@@ -57,8 +57,55 @@ from .search.registry import check_options, get_algorithm
 from .search.solve import BOOKS, book_choice
 from .search.suite import OPTION_NAMES
 
-#: The agent fields that are switches of the two-player suite (``tt_bits`` aside).
+#: The two-player suite's switches (``tt_bits`` aside).
 SUITE_OPTIONS = tuple(n for n in OPTION_NAMES if n != "tt_bits")
+#: The options that the parameters of version 1 held beside the others: the suite's
+#: switches and ``max_sum``.
+V1_FIELDS = (*SUITE_OPTIONS, "max_sum")
+#: The layout of :meth:`Agent.params`: 2 holds every option of the algorithm in
+#: ``options``; 1 (no ``version`` key) held the suite's switches and ``max_sum`` beside
+#: the other parameters. Fingerprints hash the layout of version 1
+#: (:func:`fingerprint_params`), so records made before keep theirs.
+PARAMS_VERSION = 2
+#: The options of the thesis flavour (MaxN-IS's, see chameleon_lab.thesis.driver).
+THESIS_OPTIONS = ("max_sum", "deep")
+
+
+def upgrade_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Agent parameters of any version in the layout of :data:`PARAMS_VERSION`, without
+    the ``version`` key (``ValueError`` for a version this library does not know)."""
+    data = dict(params)
+    version = data.pop("version", 1)
+    if version not in (1, PARAMS_VERSION):
+        raise ValueError(
+            f"agent parameters of version {version!r}; this chameleon_lab reads versions "
+            f"1 and {PARAMS_VERSION} (a newer one made them?)"
+        )
+    if version == 1:
+        lifted = {n: data.pop(n) for n in V1_FIELDS if n in data}
+        lifted = {n: v for n, v in lifted.items() if v is not None}
+        if lifted:
+            data["options"] = {**lifted, **(data.get("options") or {})}
+    return data
+
+
+def fingerprint_params(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Resolved agent parameters (:meth:`Agent.params`) in the layout of version 1, which
+    session fingerprints hash, so a session recorded before version 2 keeps its
+    fingerprint and its records resume. Other libraries' agents (``kind``) as given."""
+    if "kind" in params:
+        return dict(params)
+    data = dict(params)
+    data.pop("version", None)
+    options = dict(data.pop("options", None) or {})
+    for name in SUITE_OPTIONS:
+        if name in options:
+            data[name] = options.pop(name)
+    data["max_sum"] = options.pop("max_sum", None)
+    if options:
+        data["options"] = options
+    return data
+
 
 #: Agents play Chameleon Chess unless told otherwise; its name is then left out of
 #: :meth:`Agent.params`, so records made before other games existed keep their
@@ -136,24 +183,17 @@ class Agent:
     normalize: bool | None = None
     seed: int = 0
     random_move_probability: float = 0.0
-    max_sum: float | None = None
     tt_bits: int | None = None
     game: str = DEFAULT_GAME
     heuristic_code: str | None = None
-    # the two-player suite's switches (alphabeta, negamax; see chameleon_lab.search.suite)
-    iterative: bool | None = None
-    ordering: bool | int | None = None
-    pvs: bool | None = None
-    aspiration: float | None = None
-    killers: bool | None = None
-    history: bool | None = None
-    quiescence: int | None = None
     #: play from the game's opening book where it holds the position (seed 004's idea)
     book: bool = False
     #: Monte Carlo tree search's budget (see chameleon_lab.search.mcts)
     iterations: int | None = None
-    #: the algorithm's other options (MCTS's: backup, c, solver, ...), by name; an
-    #: algorithm with a seed of its own (MCTS) takes the agent's ``seed`` unless given here
+    #: the algorithm's own options by name, as its registry entry declares them (the
+    #: two-player suite's switches, MaxN-IS's ``max_sum``, MCTS's backup, c, solver,
+    #: ...); an algorithm with a seed of its own (MCTS) takes the agent's ``seed``
+    #: unless given here
     options: dict[str, Any] | None = None
     #: the original program's emulated clock: ``time_ms`` spent at this many nodes per
     #: millisecond (see :func:`chameleon_lab.search.api.check_node_rate`)
@@ -184,27 +224,12 @@ class Agent:
         self.node_rate = rate  # stored as a float, so a record stays exact
         if budget.depth is not None and budget.depth > MAX_DEPTH:
             raise ValueError(f"depth must be at most {MAX_DEPTH} plies, got {budget.depth}")
-        if self.options is not None and not isinstance(self.options, Mapping):
-            raise ValueError(f"options must be a dict of option names, got {self.options!r}")
-        own = dict(self.options or {})
-        if own and self.flavour == "thesis":  # as search() refuses them, but up front
-            raise ValueError(f"the thesis flavour takes no options such as {sorted(own)}")
-        clash = sorted(set(own) & set(SUITE_OPTIONS))
-        if clash:
-            raise ValueError(
-                f"{', '.join(clash)}: the suite's switches are fields of the agent, not options"
-            )
-        given = {n: getattr(self, n) for n in SUITE_OPTIONS if getattr(self, n) is not None}
-        resolved = check_options(spec, {**given, **own})  # the algorithm's, or an error
-        for name in SUITE_OPTIONS:
-            if name in resolved:
-                setattr(self, name, resolved[name])
-        if own:  # stored resolved, so a record stays exact
-            self.options = {n: resolved[n] for n in resolved if n not in SUITE_OPTIONS}
+        resolved = self._resolve_options(spec)
         if self.tt_bits is None:  # stored resolved, so a record stays exact
             self.tt_bits = spec.tt_bits
         check_tt_bits(self.tt_bits)
-        runs, normalize = improved_search(self.algorithm, self.normalize, resolved)
+        improved = resolved if self.flavour == "improved" else {}  # deep: the thesis's own
+        runs, normalize = improved_search(self.algorithm, self.normalize, improved)
         if self.normalize is None:  # stored resolved, so a record stays exact
             self.normalize = get_algorithm(runs).normalize if normalize is None else normalize
         if not isinstance(self.normalize, (bool, np.bool_)):
@@ -216,7 +241,7 @@ class Agent:
                 game=self.game,
                 heuristic=self._heuristic.function,
                 normalize=self.normalize,
-                max_sum=self.max_sum,
+                max_sum=resolved.get("max_sum"),
             )
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)):
             raise ValueError(f"seed must be a whole number, got {self.seed!r}")
@@ -230,6 +255,28 @@ class Agent:
             raise ValueError(f"{self.game} has no opening book; games with one: {', '.join(BOOKS)}")
         self._workspace = None
         self.reset()
+
+    def _resolve_options(self, spec: Any) -> dict[str, Any]:
+        """The algorithm's options, checked against its entry, with their defaults (the
+        return value); stored as records have always held them, so a record stays exact
+        and a fingerprint stays what it was: the suite's switches resolved, ``max_sum``
+        where given, the other options resolved where any of them is given."""
+        if self.options is not None and not isinstance(self.options, Mapping):
+            raise ValueError(f"options must be a dict of option names, got {self.options!r}")
+        own = {n: v for n, v in (self.options or {}).items() if n != "max_sum" or v is not None}
+        thesis_taken = set(THESIS_OPTIONS) & set(spec.options)
+        if self.flavour == "thesis" and set(own) - thesis_taken:  # as search() refuses them
+            raise ValueError(
+                f"the thesis flavour takes no options such as {sorted(set(own) - thesis_taken)}"
+            )
+        resolved = check_options(spec, own)  # the algorithm's, or an error
+        stored = {n: resolved[n] for n in SUITE_OPTIONS if n in resolved}
+        if "max_sum" in own:
+            stored["max_sum"] = own["max_sum"]
+        if set(own) - set(V1_FIELDS):
+            stored.update({n: v for n, v in resolved.items() if n not in V1_FIELDS})
+        self.options = stored or None
+        return resolved
 
     @property
     def game_spec(self) -> Game:
@@ -295,21 +342,25 @@ class Agent:
             del out["heuristic_code"]
         if not out["book"]:  # records made before the option keep their fingerprints
             del out["book"]
-        for name in (*SUITE_OPTIONS, "iterations", "options", "node_rate"):  # given only where the
+        for name in ("iterations", "options", "node_rate"):  # given only where the
             if out[name] is None:  # algorithm takes them (older records keep their prints)
                 del out[name]
+        out["version"] = PARAMS_VERSION
         return out
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any]) -> Agent:
-        """An agent from :meth:`params` (unknown keys raise ``ValueError``)."""
+        """An agent from :meth:`params` of any version (unknown keys raise
+        ``ValueError``); parameters without a ``version`` are read as version 1, which
+        held the suite's switches and ``max_sum`` beside the other parameters."""
+        data = upgrade_params(params)
         valid = [f.name for f in dataclasses.fields(cls) if f.init]
-        unknown = sorted(set(params) - set(valid))
+        unknown = sorted(set(data) - set(valid))
         if unknown:
             raise ValueError(
                 f"unknown agent parameter(s) {', '.join(unknown)}; valid: {', '.join(valid)}"
             )
-        return cls(**params)
+        return cls(**data)
 
     def choose(self, position: Any) -> Decision:
         """Choose a move in ``position`` (of the agent's game; it must not be over)."""
@@ -328,10 +379,9 @@ class Agent:
         spec = get_algorithm(self.algorithm)
         if self.flavour == "improved" and self._workspace is None:
             self._workspace = (spec.code("workspace") or DeepWorkspace)(game.ops, self.tt_bits)
-        options = {n: getattr(self, n) for n in SUITE_OPTIONS if getattr(self, n) is not None}
+        options = dict(self.options or {})
         if "seed" in spec.options:  # a search's own stream (MCTS): the agent's seed
-            options["seed"] = self.seed
-        options.update(self.options or {})
+            options = {"seed": self.seed, **options}
         result = search(
             position,
             self.algorithm,
@@ -343,7 +393,6 @@ class Agent:
             node_rate=self.node_rate,
             heuristic=self._heuristic.function,
             normalize=self.normalize,
-            max_sum=self.max_sum,
             tt_bits=self.tt_bits,
             workspace=self._workspace,
             **options,

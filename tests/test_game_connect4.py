@@ -609,7 +609,7 @@ def test_level_params():
         "game": "connect4",
         "depth": 2,
         "heuristic": "aggressive5",
-        "ordering": True,
+        "options": {"ordering": True},
     }
     assert level_params(3, 2)["heuristic"] == "aggressive2"
     assert level_params(4, 2) == {**level_params(4, 2), "depth": 7, "heuristic": "aggressive4"}

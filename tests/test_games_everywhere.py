@@ -233,12 +233,12 @@ def test_the_agent_ponders_on_your_time_and_answers_as_it_would_have():
     from chameleon_lab.pondering import Ponderer
     from chameleon_lab.widgets import PlayAgainst
 
-    agent = Agent("alphabeta", game="connect4", depth=5, ordering=True)
+    agent = Agent("alphabeta", game="connect4", depth=5, options={"ordering": True})
     widget = PlayAgainst(agent, seat="red", ponder=True)  # you open; it ponders at once
     widget.ponderer.wait()
     assert widget.ponderer.searched == 7  # a reply to each of your seven moves (seed 004)
     you = get_game("connect4").start().play("4")
-    fresh = Agent("alphabeta", game="connect4", depth=5, ordering=True).choose(you)
+    fresh = Agent("alphabeta", game="connect4", depth=5, options={"ordering": True}).choose(you)
     widget.play("4")
     assert widget.ponderer.hits == 1
     assert str(widget.decisions[-1].move) == str(fresh.move)

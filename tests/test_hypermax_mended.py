@@ -114,7 +114,7 @@ def test_an_agent_refuses_a_mended_hypermax_it_cannot_play_when_it_is_made():
     # unnormalised with the bound of the scores' sum it is playable; by default the
     # mended Hypermax is normalised, as search() takes it
     assert Agent("hypermax", depth=2, options={"mended": True}).normalize is True
-    Agent("hypermax", depth=2, normalize=False, max_sum=1e6, options={"mended": True})
+    Agent("hypermax", depth=2, normalize=False, options={"mended": True, "max_sum": 1e6})
 
 
 @pytest.mark.parametrize("name", list(H.CAUSE_TREES))

@@ -194,14 +194,20 @@ def test_agents_round_trip_and_replay_their_random_moves():
         ({"time_ms": 0}, "time_ms must be a finite number > 0"),
         ({"time_ms": 10**400}, "time_ms must be a finite number > 0"),
         ({"time_ms": 1j}, "time_ms must be a finite number > 0"),
-        ({"algorithm": "maxnis", "max_sum": 10**400, "depth": 2}, "max_sum must be a finite"),
-        ({"algorithm": "maxnis", "max_sum": float("nan"), "depth": 2}, "max_sum must be a"),
+        ({"algorithm": "maxnis", "options": {"max_sum": 10**400}, "depth": 2}, "max_sum must be a"),
+        ({"algorithm": "maxnis", "options": {"max_sum": float("nan")}, "depth": 2}, "max_sum must"),
         ({"depth": -1}, "depth must be a whole number >= 1"),
         ({}, "needs a budget"),
         ({"flavour": "thesis", "nodes": 100}, "exactly one budget"),
         ({"tt_bits": 40, "depth": 2}, "tt_bits must be"),
         ({"depth": 65}, "at most 64 plies"),
         ({"algorithm": "maxnis", "normalize": False, "depth": 2}, "needs max_sum"),
+        ({"algorithm": "maxn", "options": {"max_sum": 2.0}, "depth": 2}, "maxn takes no option"),
+        (
+            {"algorithm": "hypermax", "options": {"max_sum": 2.0}, "depth": 2},
+            r"options: mended; with mended=True also maxnsp's",
+        ),
+        ({"algorithm": "maxnis", "options": {"deep": True}, "depth": 2}, "thesis flavour only"),
         (
             {"random_move_probability": 2, "depth": 2},
             r"random_move_probability must be in \[0, 1\]",
@@ -212,6 +218,75 @@ def test_bad_agent_parameters_are_named(kwargs, fragment):
     with pytest.raises(ValueError, match=fragment):
         agent = Agent(**kwargs)
         agent.choose(Position.start())
+
+
+#: A session whose records were committed before agent parameters had a version
+#: (``data/records/beyond/beyond-connect4-10ms-16455ec01ae60436.jsonl``): its name, from
+#: that file, is the fingerprint its records are found by; and one agent's parameters
+#: as those records hold them (version 1: the suite's switches beside the others).
+V1_SESSION = {
+    "name": "beyond-connect4-10ms",
+    "agents": {
+        "mcts": {"algorithm": "mcts", "time_ms": 10.0},
+        "mcts-solver": {"algorithm": "mcts", "options": {"solver": True}, "time_ms": 10.0},
+        "alphabeta": {"algorithm": "alphabeta", "time_ms": 10.0},
+    },
+    "design": "blocks",
+    "players": None,
+    "seatings": None,
+    "budget": {},
+    "repetitions": 2,
+    "seed": 0,
+    "move_limit": None,
+    "red_occupied": False,
+    "game": "connect4",
+    "game_params": {"width": 7, "height": 6},
+    "opening_plies": 2,
+    "orders": "all",
+}
+V1_ALPHABETA = {
+    "algorithm": "alphabeta", "heuristic": "aggressive3", "flavour": "improved",
+    "depth": None, "time_ms": 10.0, "nodes": None, "normalize": False, "seed": 0,
+    "random_move_probability": 0.0, "max_sum": None, "tt_bits": 0, "game": "connect4",
+    "iterative": True, "ordering": 0, "pvs": False, "aspiration": 0.0, "killers": False,
+    "history": False, "quiescence": 0,
+}  # fmt: skip
+
+
+def test_agent_parameters_of_version_1_still_read_and_keep_their_fingerprints():
+    from chameleon_lab.agents import fingerprint_params
+    from chameleon_lab.tournament.session import Session
+
+    assert Session.from_dict(V1_SESSION).fingerprint == "16455ec01ae60436"
+    agent = Agent.from_params(V1_ALPHABETA)
+    switches = {k: V1_ALPHABETA[k] for k in ("iterative", "ordering", "pvs", "aspiration")}
+    assert agent.options.items() >= switches.items()  # one mapping now
+    params = agent.params()
+    assert params["version"] == 2 and "ordering" not in params and "max_sum" not in params
+    assert Agent.from_params(params) == agent  # version 2 reads back
+    assert fingerprint_params(params) == V1_ALPHABETA  # and hashes as version 1 did
+    with pytest.raises(ValueError, match="agent parameters of version 3; this chameleon_lab"):
+        Agent.from_params({**params, "version": 3})
+
+
+def test_an_algorithms_options_reach_it_through_search_and_others_are_refused():
+    # max_sum and deep are MaxN-IS's options (deep the thesis flavour's only), given
+    # to search() like any algorithm's own; on the thesis's figure 4.5 tree shallow
+    # pruning keeps MaxN's choice (the right move) and deep pruning cuts it away
+    tree = ExplicitTree.from_nested([(5, 3, 2), [[(1, 3, 6), (2, 1, 7)], (7, 2, 1)]])
+    common = {"depth": 10, "game": TREE_OPS, "heuristic": tree_values, "normalize": False}
+    chosen = {}
+    for deep in (False, True):
+        tree.reset()
+        result = search(tree.state, "maxnis", flavour="thesis", max_sum=10.0, deep=deep, **common)
+        chosen[deep] = result.index
+    assert chosen == {False: 1, True: 0}
+    with pytest.raises(ValueError, match="thesis flavour only"):
+        search(tree.state, "maxnis", max_sum=10.0, deep=True, **common)
+    with pytest.raises(ValueError, match="maxn takes no option 'deep'"):
+        search(tree.state, "maxn", flavour="thesis", deep=True, **common)
+    with pytest.raises(ValueError, match="thesis flavour takes no options such as"):
+        search(tree.state, "hypermax", flavour="thesis", mended=True, **common)
 
 
 def test_unknown_agent_parameter_is_named():

@@ -91,17 +91,17 @@ def answer_legal(obj: Any) -> list[str]:
 #: What a search line's ``options`` may hold besides the algorithm's own switches: the
 #: table size, and for the multi-player searches their normalisation and MaxN-IS's bound.
 SEARCH_PARAMETERS = ("tt_bits",)
-MULTIPLAYER_PARAMETERS = ("normalize", "max_sum")
+MULTIPLAYER_PARAMETERS = ("normalize",)
 
 
 def _check_search_options(algorithm: Any, options: dict[str, Any]) -> None:
     """Refuse options that are not the algorithm's: the search function's other
     keywords (budgets, workspace, game, flavour) would change what a line asks for, or
     fail deep inside it."""
-    from ..search.registry import get_algorithm
+    from ..search.registry import get_algorithm, taken_options
 
     spec = get_algorithm(algorithm)
-    valid = (*spec.options, *SEARCH_PARAMETERS)
+    valid = (*taken_options(spec, options), *SEARCH_PARAMETERS)
     if not spec.two_player:
         valid += MULTIPLAYER_PARAMETERS
     for name in options:

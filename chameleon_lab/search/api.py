@@ -201,9 +201,12 @@ def improved_search(
 ) -> tuple[str, bool | None]:
     """The deep search the improved flavour runs for ``algorithm`` with its checked
     ``options``, and its normalisation: the algorithm itself, but ``maxnsp`` for the
-    mended Hypermax (:class:`.improved.HypermaxOptions`). The agents check their settings against
-    it up front, so a bad one is refused when the agent is made, not at its first move.
+    mended Hypermax (:class:`.improved.HypermaxOptions`); ``ValueError`` for the thesis
+    flavour's unsound deep pruning. The agents check their settings against it up
+    front, so a bad one is refused when the agent is made, not at its first move.
     """
+    if options.get("deep"):
+        raise ValueError("deep pruning is unsound and exists in the thesis flavour only")
     for option, other in get_algorithm(algorithm).runs_as.items():
         if options.get(option):
             return other, (get_algorithm(other).normalize if normalize is None else normalize)
@@ -218,15 +221,12 @@ def search(
     depth: int | None = None,
     time_ms: float | None = None,
     nodes: int | None = None,
+    iterations: int | None = None,
+    node_rate: float | None = None,
     heuristic: str | Callable | None = None,
     normalize: bool | None = None,
     game: GameLike = None,
-    max_sum: float | None = None,
-    deep: bool = False,
-    tt_bits: int | None = None,
     workspace: Any = None,
-    iterations: int | None = None,
-    node_rate: float | None = None,
     **options: Any,
 ) -> RootResult:
     """Choose a move in ``position`` and report what the search did.
@@ -234,13 +234,8 @@ def search(
     Budgets: ``depth`` (plies), ``time_ms`` and ``nodes`` (expanded plus evaluated
     positions, the same count on every machine). The improved flavour accepts any
     combination and stops at the first one spent; the thesis flavour exactly one of
-    depth and time, as the original program had. ``normalize=None`` takes the thesis's
-    setting per algorithm (its registry entry's ``normalize``). ``max_sum`` is MaxN-IS's bound on
-    a score vector's sum; ``deep`` (thesis flavour, MaxN-IS) turns on the unsound deep
-    pruning of the thesis's figure 4.5; ``tt_bits`` sizes the transposition table
-    (default: the algorithm's; Paranoid's 2**18 entries, none for the two-player
-    suite); ``workspace`` reuses an improved search's tables. ``iterations`` is Monte
-    Carlo tree search's budget (``mcts`` takes iterations, time and nodes, no depth).
+    depth and time, as the original program had. ``iterations`` is Monte Carlo tree
+    search's budget (``mcts`` takes iterations, time and nodes, no depth).
     ``node_rate`` (Chameleon Chess, with ``time_ms``) emulates the original program's
     clock: a node counter at the original's speed, ``node_rate`` positions per
     millisecond at the start position and more with fewer pawns
@@ -249,9 +244,19 @@ def search(
     clock where the original read its own (between root successors, reaching the
     original's depths); the improved flavour searches the position's share of nodes as
     a node budget, checked inside the tree (the original's speed, our search).
-    ``options`` are the algorithm's own (the two-player suite's switches, see
-    :mod:`.suite`; MCTS's, see :mod:`.mcts`), refused with the valid names when it
-    takes no such option.
+
+    ``normalize=None`` takes the thesis's setting per algorithm (its registry entry's
+    ``normalize``); ``workspace`` reuses an improved search's tables.
+
+    ``options`` are the algorithm's own, as its registry entry declares them
+    (:attr:`.registry.Algorithm.options`; the docs' algorithm pages list them): MaxN-IS's
+    and speculative MaxN's ``max_sum`` (the bound on a score vector's sum), MaxN-IS's
+    ``deep`` (thesis flavour: the unsound deep pruning of the thesis's figure 4.5),
+    Hypermax's ``mended``, the two-player suite's switches (:mod:`.suite`), MCTS's
+    (:mod:`.mcts`), df-pn's (:mod:`.dfpn`); and ``tt_bits``, which every algorithm takes:
+    the size of its transposition table (default the entry's ``tt_bits``: Paranoid's
+    2**18 entries, none for the two-player suite). An option the algorithm does not
+    take is refused with the valid names.
     """
     spec = get_algorithm(algorithm)
     rate = check_node_rate(flavour, time_ms, node_rate, nodes)
@@ -259,8 +264,8 @@ def search(
     if rate is not None and not own_clock:  # the time budget becomes this position's nodes
         time_ms, nodes = None, emulated_nodes(position, game, float(time_ms), rate)
     budget = algorithm_budget(algorithm, flavour, depth, time_ms, nodes, iterations)
-    if tt_bits is None:
-        tt_bits = spec.tt_bits
+    tt_bits = options.pop("tt_bits", None)
+    tt_bits = spec.tt_bits if tt_bits is None else tt_bits
     check_tt_bits(tt_bits)
     check_options(spec, options)
     if rate is not None and own_clock:
@@ -272,8 +277,6 @@ def search(
         heuristic=heuristic,
         normalize=normalize,
         game=game,
-        max_sum=max_sum,
-        deep=deep,
         tt_bits=tt_bits,
         workspace=workspace,
         **options,
@@ -288,22 +291,17 @@ def _improved(
     heuristic: str | Callable | None,
     normalize: bool | None,
     game: GameLike,
-    max_sum: float | None,
-    deep: bool,
     tt_bits: int,
     workspace: Any,
     **options: Any,
 ) -> RootResult:
     """The improved flavour: the multi-player iterative deepening, or the algorithm's
-    own driver (the two-player suite)."""
-    if deep:
-        raise ValueError("deep pruning is unsound and exists in the thesis flavour only")
+    own driver (the two-player suite, MCTS, df-pn)."""
     spec = get_algorithm(algorithm)
+    resolved = check_options(spec, options)
     if spec.driver is not None:
-        if max_sum is not None or normalize:
-            raise ValueError(
-                f"{algorithm} takes no max_sum or normalize (it scores s_me - s_other)"
-            )
+        if normalize:
+            raise ValueError(f"{algorithm} takes no normalize (it scores s_me - s_other)")
         return spec.code("driver")(
             position,
             algorithm,
@@ -312,12 +310,16 @@ def _improved(
             heuristic=heuristic,
             workspace=workspace,
             tt_bits=tt_bits,
-            **check_options(spec, options),
+            **resolved,
         )
     game = resolve_game(position, game)
-    algorithm, normalize = improved_search(algorithm, normalize, check_options(spec, options))
+    algorithm, normalize = improved_search(algorithm, normalize, resolved)
     method = deep_search(
-        algorithm, game=game, heuristic=heuristic, normalize=normalize, max_sum=max_sum
+        algorithm,
+        game=game,
+        heuristic=heuristic,
+        normalize=normalize,
+        max_sum=resolved.get("max_sum"),
     )
     workspace = workspace_for(DeepWorkspace, method.game, tt_bits, workspace)
     return iterative_deepening(method, state_of(position), budget, workspace)

@@ -111,6 +111,10 @@ _BRS = "chameleon_lab.search.bestreply"
 _SUITE = "chameleon_lab.search.suite"
 _DFPN = "chameleon_lab.search.dfpn"
 _MCTS = "chameleon_lab.search.mcts"
+_MAX_SUM = (
+    "the bound on a score vector's sum its cuts need (1 when normalised; without "
+    "normalisation the heuristic's own, given)"
+)
 
 
 def code_modules(algorithm: Algorithm) -> set[str]:
@@ -141,7 +145,12 @@ ALGORITHMS: Registry[Algorithm] = Registry(
                 scalar=False,
                 node=f"{_IMPROVED}:maxnis_node",
                 root_args=f"{_IMPROVED}:maxnis_root_args",
-                defaults={"max_sum": None},
+                defaults={"max_sum": None, "deep": False},
+                notes={
+                    "max_sum": _MAX_SUM,
+                    "deep": "thesis flavour: the unsound deep pruning of the thesis's "
+                    "figure 4.5 (the improved flavour refuses it)",
+                },
             ),
             Algorithm(
                 name="paranoid",
@@ -165,7 +174,8 @@ ALGORITHMS: Registry[Algorithm] = Registry(
                 runs_as={"mended": "maxnsp"},
                 notes={
                     "mended": "improved flavour: Hypermax's cut made sound (the root values "
-                    "are MaxN's; see chameleon_lab.analysis.hypermax)"
+                    "are MaxN's; see chameleon_lab.analysis.hypermax); it then takes "
+                    "speculative MaxN's max_sum too"
                 },
             ),
             Algorithm(
@@ -177,6 +187,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
                 node="chameleon_lab.search.speculative:maxnsp_node",
                 root_args="chameleon_lab.search.speculative:maxnsp_root_args",
                 defaults={"max_sum": None},
+                notes={"max_sum": _MAX_SUM},
                 flavours=("improved",),
             ),
             Algorithm(
@@ -282,21 +293,38 @@ ALGORITHMS: Registry[Algorithm] = Registry(
 )
 
 
+def taken_options(algorithm: Algorithm, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options ``algorithm`` takes with their defaults, given the switches set in
+    ``options``: a switch of its ``runs_as`` that is set adds the options of the
+    algorithm it then runs (the mended Hypermax takes speculative MaxN's ``max_sum``)."""
+    taken = algorithm.options
+    for option, other in algorithm.runs_as.items():
+        if options.get(option):
+            taken = {**get_algorithm(other).options, **taken}
+    return taken
+
+
 def check_options(algorithm: Algorithm, options: Mapping[str, Any]) -> dict[str, Any]:
     """``options`` with the algorithm's defaults filled in, checked by its options
     class; ``ValueError`` naming an option the algorithm does not take and the ones it
-    does, or a value its options class refuses."""
-    taken = algorithm.options
+    does, or a value its options class refuses. (``tt_bits``, which every algorithm
+    takes, is :func:`chameleon_lab.search.api.search`'s to check.)"""
+    taken = taken_options(algorithm, options)
     unknown = sorted(set(options) - set(taken))
     if unknown:
         valid = ", ".join(taken) or "none"
+        also = "".join(
+            f"; with {option}=True also {other}'s" for option, other in algorithm.runs_as.items()
+        )
         raise ValueError(
             f"{algorithm.name} takes no option {', '.join(map(repr, unknown))}; "
-            f"its options: {valid}"
+            f"its options: {valid}{also}"
         )
     resolved = {**taken, **options}
     if algorithm.options_class is not None:
-        load(algorithm.options_class)(**resolved)
+        made = load(algorithm.options_class)
+        names = {f.name for f in dataclasses.fields(made)}
+        made(**{name: value for name, value in resolved.items() if name in names})
     return resolved
 
 
@@ -329,8 +357,8 @@ class Flavour:
 
     ``check_budget(depth, time_ms, nodes)`` raises ``ValueError`` for budgets the
     flavour does not take; ``run(position, algorithm, *, budget, heuristic, normalize,
-    game, max_sum, deep, tt_bits, workspace)`` searches and returns a
-    :class:`~.core.RootResult`.
+    game, tt_bits, workspace, **options)`` (the algorithm's options, checked) searches
+    and returns a :class:`~.core.RootResult`.
     """
 
     name: str

@@ -413,6 +413,11 @@ def _check_budget(depth: int | None, time_ms: float | None, nodes: int | None) -
         )
 
 
+#: The options of the algorithms the thesis flavour takes (MaxN-IS's); it refuses
+#: the others (the improved flavour's, such as the mended Hypermax).
+THESIS_OPTIONS = ("max_sum", "deep")
+
+
 def _run(
     position: Any,
     algorithm: str,
@@ -421,21 +426,18 @@ def _run(
     heuristic: str | Callable | None,
     normalize: bool | None,
     game: GameLike,
-    max_sum: float | None,
-    deep: bool,
     tt_bits: int,
     workspace: Any,
     node_rate: float | None = None,
     **options: Any,
 ) -> RootResult:
     """The thesis flavour as :func:`chameleon_lab.search.api.search` runs it."""
-    if options:
-        raise ValueError(f"the thesis flavour takes no options such as {sorted(options)}")
+    other = sorted(set(options) - set(THESIS_OPTIONS))
+    if other:
+        raise ValueError(f"the thesis flavour takes no options such as {other}")
     if workspace is not None:
         raise ValueError("a workspace belongs to the improved flavour; the thesis flavour has none")
-    options: dict[str, Any] = {"deep": deep}
-    if max_sum is not None:
-        options["max_sum"] = max_sum
+    given = {name: value for name, value in options.items() if value is not None}
     return thesis_search(
         position,
         algorithm,
@@ -445,7 +447,7 @@ def _run(
         normalize=normalize,
         game=game,
         node_rate=node_rate,
-        **options,
+        **given,
     )
 
 

@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from ..agents import DEFAULT_GAME, Agent, agent_from_params
+from ..agents import DEFAULT_GAME, Agent, agent_from_params, fingerprint_params
 from ..games.chameleon import ORIGINAL_MOVE_LIMIT
 from ..games.registry import Game, get_game, resolve_params
 from .designs import ORDERS, block_seatings, draw_seed, opening_suite, seating_game
@@ -363,7 +363,7 @@ class Session:
 
     def _hash(self, *, repetitions: bool) -> str:
         data = self.to_dict()
-        data["agents"] = self.resolved_agents()
+        data["agents"] = {n: fingerprint_params(p) for n, p in self.resolved_agents().items()}
         if not repetitions:
             del data["repetitions"]
         text = json.dumps(data, sort_keys=True, separators=(",", ":"))

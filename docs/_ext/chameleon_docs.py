@@ -133,7 +133,10 @@ class AlgorithmOptions(SphinxDirective):
             none = nodes.paragraph(text=f"{name} takes no options of its own.")
             return [facts, none]
         rows = [(f"`{k}`", f"`{_value(v)}`") for k, v in a.options.items()]
-        return [facts, _table(("option", "default"), rows, widths=[1, 1])]
+        if not any(k in a.notes for k in a.options):
+            return [facts, _table(("option", "default"), rows, widths=[1, 1])]
+        rows = [(*row, a.notes.get(k, "")) for row, k in zip(rows, a.options, strict=True)]
+        return [facts, _table(("option", "default", "what"), rows, widths=[1, 1, 3])]
 
 
 def _games() -> list[tuple[Any, Any]]:

@@ -75,7 +75,7 @@ def level_params(
         "game": "connect4",
         "depth": depth,
         "heuristic": "weighted_lines" if weighted else heuristic,
-        "ordering": True,
+        "options": {"ordering": True},
     }
     if book:
         params["book"] = True

@@ -35,7 +35,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "game": "othello",
         "depth": 3,
         "heuristic": "discs",
-        "ordering": True,
+        "options": {"ordering": True},
     },
     "hard": {
         "algorithm": "alphabeta",
@@ -43,8 +43,7 @@ LEVELS: dict[str, dict[str, Any]] = {
         "depth": 60,
         "nodes": 200_000,
         "heuristic": "hard",
-        "ordering": True,
-        "iterative": True,
+        "options": {"ordering": True, "iterative": True},
         "tt_bits": 18,
     },
 }
