@@ -22,8 +22,10 @@ from chameleon_lab.analysis.claims import (
     detectable_elo,
     detectable_mean_gap,
     detectable_rate_gap,
+    elo_of_gap,
     holm,
     paired_tost,
+    sign_flip_detectable_gap,
     sign_flip_p,
     tost,
     verdict,
@@ -349,3 +351,20 @@ def test_detectable_mean_gap_by_its_closed_form():
     z = NormalDist().inv_cdf
     want = (z(1 - 0.01 / 2) + z(0.9)) * 0.3 / math.sqrt(25)
     assert detectable_mean_gap(25, 0.3, alpha=0.01, power=0.9) == pytest.approx(want)
+
+
+def test_the_sign_flip_tests_detectable_gap_and_its_elo():
+    # 6 blocks: the smallest two-sided p-value is 2 / 64 = 0.031, above 0.01: nothing
+    # is detectable at 0.01 however far apart; at 0.05 the z-test's closed form
+    assert sign_flip_detectable_gap(0.2, 6, 0.01, 0.8) == math.inf
+    assert sign_flip_detectable_gap(0.2, 1, 0.5, 0.8) == math.inf
+    want = (Z(1 - 0.05 / 2) + Z(0.8)) * 0.2 / math.sqrt(6)
+    assert sign_flip_detectable_gap(0.2, 6, 0.05, 0.8) == pytest.approx(want)
+    # blocks that do not vary are taken to vary as much as a share can, sd 0.5
+    assert sign_flip_detectable_gap(0.0, 8, 0.05, 0.8) == pytest.approx(want * 2.5 * (6 / 8) ** 0.5)
+    # a mean score of 0.5 + delta is the Elo gap of the logistic model, 10 ** (elo / 400)
+    # = s / (1 - s); none from a score of 1 on
+    for delta in (0.0, 0.1, 0.25, 0.4):
+        s = 0.5 + delta
+        assert 10 ** (elo_of_gap(delta) / 400) == pytest.approx(s / (1 - s))
+    assert elo_of_gap(0.5) == elo_of_gap(0.7) == math.inf

@@ -237,11 +237,26 @@ def detectable_elo(
     log10(1 / s - 1)``. Returns ``inf`` when ``delta >= 0.5`` (no score is high
     enough). Bad arguments raise ``ValueError`` as in :func:`detectable_mean_gap`.
     """
-    delta = detectable_mean_gap(blocks, sd, alpha, power, two_sided)
+    return elo_of_gap(detectable_mean_gap(blocks, sd, alpha, power, two_sided))
+
+
+def elo_of_gap(delta: float) -> float:
+    """The Elo gap of a mean score ``delta`` above 0.5 by the logistic model, ``-400 *
+    log10(1 / (0.5 + delta) - 1)``; ``inf`` from 0.5 on (no score is that high)."""
     if delta >= 0.5:
         return math.inf
-    score = 0.5 + delta
-    return float(-400.0 * math.log10(1.0 / score - 1.0))
+    return float(-400.0 * math.log10(1.0 / (0.5 + delta) - 1.0))
+
+
+def sign_flip_detectable_gap(sd: float, blocks: int, level: float, power: float) -> float:
+    """The smallest mean paired difference that ``blocks`` paired blocks detect with the
+    sign-flip test (:func:`sign_flip_p`) at ``level`` with ``power``, by
+    :func:`detectable_mean_gap`: ``inf`` where the test cannot reach ``level`` (its
+    smallest two-sided p-value is ``2 / 2**blocks``); where the differences do not vary
+    (``sd`` 0), with a standard deviation of 0.5, the most a share of wins varies."""
+    if blocks < 2 or 2.0 ** (1 - blocks) > level:
+        return math.inf
+    return detectable_mean_gap(blocks, sd if sd > 0 else 0.5, alpha=level, power=power)
 
 
 def detectable_rate_gap(

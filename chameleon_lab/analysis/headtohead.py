@@ -39,7 +39,7 @@ import numpy as np
 import pandas as pd
 
 from ..tournament import Session, Tables, run_session, session_records, tables
-from .claims import detectable_elo, holm, sign_flip_p, verdict
+from .claims import elo_of_gap, holm, sign_flip_detectable_gap, sign_flip_p, verdict
 from .ranking import finishing_places
 from .sequential import SPRT, fixed_games, score_to_elo, sequential_test
 from .stats import time_per_move
@@ -234,15 +234,11 @@ def _times(t: Tables, claim: Claim) -> dict[str, float]:
 
 
 def _detectable(scores: np.ndarray, level: float, power: float) -> float:
-    """The smallest Elo gap the blocks could have detected at ``level`` with ``power``:
-    ``inf`` when even the most one-sided blocks cannot reach ``level`` (the sign-flip
-    test's smallest two-sided p-value is ``2 / 2**n``); the blocks' own standard
-    deviation, or 0.5 (the most a block score can vary) where they do not vary."""
-    n = len(scores)
-    if n < 2 or 2.0 ** (1 - n) > level:
-        return np.inf
-    sd = float(np.std(scores, ddof=1))
-    return detectable_elo(n, sd if sd > 0 else 0.5, alpha=level, power=power)
+    """The smallest Elo gap the blocks could have detected at ``level`` with ``power``
+    (:func:`~.claims.sign_flip_detectable_gap` of their scores' standard deviation, in
+    Elo)."""
+    sd = float(np.std(scores, ddof=1)) if len(scores) > 1 else 0.0
+    return elo_of_gap(sign_flip_detectable_gap(sd, len(scores), level, power))
 
 
 def _estimate(scores: np.ndarray, seed: int) -> tuple[float, float, float]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .claims import detectable_mean_gap, holm, paired_tost
+from .claims import holm, paired_tost, sign_flip_detectable_gap
 
 #: The equivalence margin of the win rates compared (15 points, as issue 44 asks).
 MARGIN = 0.15
@@ -85,16 +85,6 @@ def mend(saved: pd.DataFrame) -> str:
     return " ".join(lines)
 
 
-def _detectable_gap(sd: float, blocks: int, level: float, power: float) -> float:
-    """The smallest mean difference of win share ``blocks`` paired blocks detect at
-    ``level`` with ``power``: ``inf`` when the sign-flip test cannot reach ``level``
-    (its smallest two-sided p-value is ``2 / 2**blocks``); where the differences do not
-    vary, with a standard deviation of 0.5."""
-    if blocks < 2 or 2.0 ** (1 - blocks) > level:
-        return float("inf")
-    return detectable_mean_gap(blocks, sd if sd > 0 else 0.5, alpha=level, power=power)
-
-
 def _paired(mended, plain, alpha: float, level: float, power: float) -> dict[str, float]:
     """:func:`~chameleon_lab.analysis.claims.paired_tost` of one session's blocks; one
     block alone (a session played once) has a difference and nothing to test it by."""
@@ -109,7 +99,7 @@ def _paired(mended, plain, alpha: float, level: float, power: float) -> dict[str
         "ci_high": eq.ci_high,
         "p_value": eq.p_differ,
         "p_tost": eq.p_tost,
-        "detectable_gap": _detectable_gap(eq.sd, eq.blocks, level, power),
+        "detectable_gap": sign_flip_detectable_gap(eq.sd, eq.blocks, level, power),
     }
 
 
