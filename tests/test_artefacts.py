@@ -53,8 +53,36 @@ def _book(folder: str) -> dict:
 
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_every_committed_artefact_is_made_by_the_committed_code(folder):
-    problems = artefact_problems(ROOT / folder, _committed(folder))
+    from chameleon_lab.batch import profile_problems
+
+    committed = _committed(folder)
+    problems = artefact_problems(ROOT / folder, committed)
+    problems += profile_problems(ROOT / folder, committed)
     assert not problems, f"{folder}/:\n  " + "\n  ".join(problems)
+
+
+def test_a_changed_profile_line_makes_stale_exactly_its_notebooks_artefacts(monkeypatch):
+    """A profile is on no artefact's path: changing the research profile leaves every
+    committed artefact fresh; changing the quick profile's line of one notebook makes
+    stale the artefacts that notebook wrote (by its provenance entries) and no other."""
+    import copy
+
+    from chameleon_lab import batch
+
+    profiles = copy.deepcopy(batch.PROFILES)
+    profiles["research"]["05_time_budgets"]["repetitions"] = 99
+    monkeypatch.setattr(batch, "PROFILES", profiles)
+    for folder in FOLDERS:
+        assert batch.profile_problems(ROOT / folder, _committed(folder)) == []
+    profiles["quick"]["05_time_budgets"]["repetitions"] = 2
+    for folder in FOLDERS:
+        committed = _committed(folder)
+        stale = {p.split(":")[0] for p in batch.profile_problems(ROOT / folder, committed)}
+        wrote = {n for n, e in _book(folder).items() if e["notebook"] == "05_time_budgets"}
+        assert stale == wrote & {p.name for p in committed} and stale, folder
+    del profiles["quick"]["05_time_budgets"]["repetitions"]  # the notebook's default: 1
+    for folder in FOLDERS:
+        assert batch.profile_problems(ROOT / folder, _committed(folder)) == []
 
 
 def test_provenance_is_written_and_staleness_found(tmp_path, monkeypatch):
@@ -215,11 +243,12 @@ def test_the_readme_embeds_only_figures_with_provenance():
 
 
 def test_the_cli_and_the_docs_are_on_no_artefacts_path():
-    """Editing the command line or the documentation regenerates nothing: no committed
-    artefact was made by them."""
+    """Editing the command line, the documentation or the batch and its profiles
+    regenerates nothing by itself: no committed artefact was made by them."""
     for folder in FOLDERS:
         for name, entry in _book(folder).items():
-            off = [s for s in entry["sources"] if s.startswith(("chameleon_lab/cli/", "docs/"))]
+            outside = ("chameleon_lab/cli/", "docs/", "chameleon_lab/batch.py")
+            off = [s for s in entry["sources"] if s.startswith(outside)]
             assert not off, f"{folder}/{name}: {off}"
 
 

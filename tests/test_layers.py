@@ -2,7 +2,7 @@
 
 Layers, lowest first: the version, atomic file writing and the registry class, games,
 search, agents, tournaments, analysis, the thesis wing, and the entry points (CLI,
-benchmarks, widgets, workbench, conformance, the bridges to other libraries). Every
+benchmarks, widgets, workbench, batch, conformance, the bridges to other libraries). Every
 import of the package's own modules is read from the source (function-level ones
 included) and must go to its own layer or a lower one.
 """
@@ -26,7 +26,7 @@ LAYERS = {
     "analysis": 5,
     "thesis": 6,
 }
-TOP = 7  # __init__, cli, bench, demo, widgets, workbench, conformance, interop
+TOP = 7  # __init__, cli, bench, demo, widgets, workbench, batch, conformance, interop
 #: Packages of the top layer (the entry points; interop: the optional bridges, which
 #: only tests, the CLI and notebooks import).
 TOP_PACKAGES = {"bench", "cli", "conformance", "interop"}

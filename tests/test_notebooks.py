@@ -14,18 +14,20 @@ from pathlib import Path
 
 import pytest
 
+from chameleon_lab.batch import (
+    PROFILES,
+    NotebookFailed,
+    notebook_parameters,
+    run_batch,
+    run_notebook,
+)
 from chameleon_lab.games.registry import get_game
 from chameleon_lab.workbench import (
     NOTEBOOKS,
-    PROFILES,
-    NotebookFailed,
     check_numbers,
     notebook_dir,
-    notebook_parameters,
     project_path,
     project_root,
-    run_batch,
-    run_notebook,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -560,7 +562,7 @@ def test_relative_folders_mean_the_projects_whatever_the_kernels_folder(tmp_path
             [
                 sys.executable,
                 "-c",
-                "from chameleon_lab.workbench import run_notebook; "
+                "from chameleon_lab.batch import run_notebook; "
                 f"run_notebook('02_trees', {{'figures_dir': '{scratch}/api/f', "
                 f"'data_dir': '{scratch}/api/d'}}, '{scratch}/api/reports')",
             ],

@@ -20,9 +20,9 @@ from chameleon_lab.analysis.research import (
     recompute_tuning,
     write_page,
 )
+from chameleon_lab.batch import FOLDERS, run_batch
 from chameleon_lab.thesis.research import recompute_hypermax, recompute_thesis
 from chameleon_lab.tournament import MissingGames, records_only, run_session, unpack_records
-from chameleon_lab.workbench import FOLDERS, run_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 RESEARCH = ROOT / "research"

@@ -1,6 +1,6 @@
 """The research results: the log of research runs and the page that shows them.
 
-The ``research`` profile of the notebook batch (``PROFILES`` of :mod:`chameleon_lab.workbench`)
+The ``research`` profile of the notebook batch (``PROFILES`` of :mod:`chameleon_lab.batch`)
 writes to ``research/`` (``data/`` with the tables and the xz-packed records,
 ``figures/``), a place the quick batch never writes. Two things make those results
 readable without playing a game:

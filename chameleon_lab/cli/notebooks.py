@@ -10,14 +10,8 @@ from .options import _positive
 
 def cmd_notebooks(args: argparse.Namespace) -> int:
     """``notebooks run``: execute the notebooks with papermill (the main job)."""
-    from ..workbench import (
-        FOLDERS,
-        PROFILES,
-        NotebookFailed,
-        parse_settings,
-        project_path,
-        run_batch,
-    )
+    from ..batch import FOLDERS, PROFILES, NotebookFailed, parse_settings, run_batch
+    from ..workbench import project_path
 
     settings = None
     if args.set:
