@@ -20,7 +20,7 @@ from chameleon_lab.conformance import main as conformance_main
 from chameleon_lab.games import get_game
 from chameleon_lab.search import differential as D
 from chameleon_lab.search.api import search
-from chameleon_lab.search.dfpn import DfpnOptions, DfpnWorkspace
+from chameleon_lab.search.dfpn import DfpnOptions, DfpnWorkspace, dfpn_case
 
 
 def _random_position(game, seed: int, plies: int):
@@ -88,7 +88,7 @@ def test_nim_proved_by_the_xor_rule_with_and_without_the_epsilon_trick(heaps, mi
 def test_full_size_boards_proved_as_the_exact_solvers_value_them(target, seed):
     game = get_game(target.name, **target.params)
     (pos,) = D.game_positions(game, 1, seed, min_ply=target.min_ply)
-    tally = D.dfpn_case(pos)
+    tally = dfpn_case(pos)
     assert not tally.mismatches, tally.mismatches[0]
 
 

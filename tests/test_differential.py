@@ -216,6 +216,38 @@ def test_the_library_refuses_unknown_names():
     with pytest.raises(ValueError, match="valid profiles: fast, large"):
         D.plan("huge")
     with pytest.raises(
-        ValueError, match="valid checks: suite, paranoid, brs, mcts, dfpn, maxnis, maxnsp, solver"
+        ValueError, match="valid checks: maxnis, paranoid, maxnsp, brs, mcts, suite, dfpn, solver"
     ):
         D.plan("fast", checks=["pvs"])
+
+
+def test_every_pruned_or_enhanced_algorithm_declares_its_check():
+    # MaxN is the twin the others are held against; Hypermax departs from MaxN by
+    # design (its departures are measured in chameleon_lab.analysis.hypermax)
+    from chameleon_lab.search.registry import ALGORITHMS
+
+    unchecked = {name for name, a in ALGORITHMS.items() if a.check is None}
+    assert unchecked == {"maxn", "hypermax"}
+    names = {"maxnis", "paranoid", "maxnsp", "brs", "mcts", "suite", "dfpn", "solver"}
+    assert set(D.all_checks()) == names
+
+
+def probe_check():
+    """A check made by a function, as an algorithm's own module declares one."""
+    return D.Check(
+        "probe",
+        "a check no module of the harness names",
+        {"fast": (D.Target("tictactoe", {}, 2),), "large": ()},
+        lambda pos, depth, label: D.Tally(positions=1),
+    )
+
+
+def test_a_check_an_entry_declares_joins_the_run_without_the_harness_naming_it(monkeypatch):
+    import dataclasses
+
+    from chameleon_lab.search.registry import ALGORITHMS
+
+    entry = dataclasses.replace(ALGORITHMS["dfpn"], name="probe", check=f"{__name__}:probe_check")
+    monkeypatch.setitem(ALGORITHMS._entries, "probe", entry)
+    report = D.run_checks("fast", checks=["probe"])
+    assert [(row["check"], row["positions"]) for row in report.rows()] == [("probe", 2)]

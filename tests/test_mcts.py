@@ -16,7 +16,7 @@ from chameleon_lab.conformance import answer_search
 from chameleon_lab.games import get_game
 from chameleon_lab.search import differential as D
 from chameleon_lab.search.api import search
-from chameleon_lab.search.mcts import MCTSOptions
+from chameleon_lab.search.mcts import MCTSOptions, mcts_case
 from chameleon_lab.search.solve import solve
 
 SOLVER_TARGETS = D.CHECKS["mcts"].targets["fast"]
@@ -27,7 +27,7 @@ SOLVER_TARGETS = D.CHECKS["mcts"].targets["fast"]
 def test_the_solver_proves_negamaxs_value_and_plays_a_move_of_it(target, seed):
     game = get_game(target.name, **target.params)
     (pos,) = D.game_positions(game, 1, seed, min_ply=target.min_ply)
-    tally = D.mcts_case(pos, seed=seed % 1000)
+    tally = mcts_case(pos, seed=seed % 1000)
     assert not tally.mismatches, tally.mismatches[0]
 
 

@@ -367,7 +367,8 @@ def proof_rows(count: int = 6) -> list[Row]:
     phase from ``PROOF_GAMES``' ply on, half near the end): nodes and seconds of each,
     and on how many positions df-pn proved (within the differential check's budget)
     the solver's win, draw or loss."""
-    from ..search.differential import DFPN_NODES, game_positions
+    from ..search.dfpn import DFPN_NODES
+    from ..search.differential import game_positions
     from ..search.solve import solve
 
     rows = []

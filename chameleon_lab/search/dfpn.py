@@ -45,6 +45,7 @@ import numpy as np
 from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.registry import Game
 from ..games.specialise import specialise
+from .api import search
 from .core import (
     DFPN_TT_BITS,
     Budget,
@@ -65,6 +66,7 @@ from .core import (
     workspace_for,
 )
 from .improved import now_ns
+from .solve import solve
 
 #: Proof and disproof numbers saturate here ("infinity": proved or disproved).
 INF = 1 << 50
@@ -342,4 +344,65 @@ def _report(answers: list[tuple], n: int, a: dict[str, np.ndarray], seconds: flo
         exact=proved is not None,
         counters={"questions": len(answers)},
         proved=proved,
+    )
+
+
+# --------------------------------------------------------------- its differential check
+#: The nodes df-pn may take to prove a position of its targets (the largest of the
+#: large profile's took about a third of this).
+DFPN_NODES = 8_000_000
+
+
+def dfpn_case(position: Any, label: str = "") -> Any:
+    """Df-pn against the game's exact solver (:func:`.solve.solve`): it proves the
+    solver's win, draw or loss for the side to move within :data:`DFPN_NODES`, and the
+    move it plays keeps that result (the solver's value of the position after it, for
+    the opponent, is its negation's sign)."""
+    from . import differential as D
+
+    label = label or position.game.info.name
+    tally = D.Tally(positions=1, searches=1)
+    expected = float(np.sign(solve(position).value))
+    result = search(position, "dfpn", nodes=DFPN_NODES)
+    if result.proved is None:
+        tally.disagree("dfpn", label, position, None, {}, "proved", expected, np.nan)
+    elif result.proved != expected:
+        tally.disagree("dfpn", label, position, None, {}, "value", expected, result.proved)
+    else:
+        child = position.play(position.legal_moves[result.index])
+        kept = -float(np.sign(solve(child).value))
+        if kept != expected:
+            tally.disagree("dfpn", label, position, None, {}, "move", expected, kept)
+    return tally
+
+
+def _dfpn_targets(n: int) -> tuple[Any, ...]:
+    """The full-size boards of the games with exact solvers of their own, late enough
+    for df-pn's budget (Five-in-a-row from ply 34: from ply 30 a draw on 7 x 7 took
+    more than 8 million nodes once in 150 positions, from ply 32 up to 3.3 million,
+    from 34 at most 39,000 in 60; Connect Four from ply 16; Othello from its last 14
+    empty squares or so), and the small games."""
+    from .differential import Target
+
+    return (
+        Target("tictactoe", {}, n),
+        Target("gomoku", {}, n, min_ply=34),
+        Target("connect4", {}, n, min_ply=16),
+        Target("othello", {}, n, min_ply=46),
+        Target("nim", {"heaps": [3, 4, 5]}, n),
+        Target("dice", {"target": 20, "start": 3}, n),
+    )
+
+
+def differential_check() -> Any:
+    """The :class:`~chameleon_lab.search.differential.Check` the registry entry names
+    (``chameleon-lab check --checks dfpn``), made on use so that searching never
+    loads the harness."""
+    from . import differential as D
+
+    return D.Check(
+        "dfpn",
+        "df-pn's proved win, draw or loss and move against the exact solvers",
+        {"fast": _dfpn_targets(3), "large": _dfpn_targets(150)},
+        lambda pos, depth, label: dfpn_case(pos, label),
     )

@@ -40,8 +40,10 @@ heuristic score): the positions on which a fixed-width null window broke PVS.
 ``chameleon-lab check --profile large``) and returns a :class:`Report` of the counts
 and every :class:`Mismatch`; the test suite also draws single cases with hypothesis
 through :func:`suite_case`, :func:`paranoid_case`, :func:`brs_case`,
-:func:`maxnis_case`, :func:`mcts_case`, :func:`dfpn_case` and :func:`solver_case`.
-A new algorithm joins by a case function and an entry in :data:`CHECKS`.
+:func:`maxnis_case`, :func:`solver_case` and the cases of the algorithms whose
+checks live in their own modules (:func:`.mcts.mcts_case`, :func:`.dfpn.dfpn_case`).
+A new algorithm joins by the :class:`Check` its registry entry names (``check``):
+:func:`all_checks` collects them, and nothing here changes.
 """
 
 from __future__ import annotations
@@ -498,67 +500,6 @@ def solver_case(position: Any, label: str = "") -> Tally:
     return tally
 
 
-# --------------------------------------------------------------------- the MCTS check
-#: Iterations MCTS-Solver may take to prove a position of the solver targets (it stops
-#: once the root is proven; none of them took half of this).
-MCTS_ITERATIONS = 400_000
-
-
-def mcts_case(position: Any, label: str = "", seed: int = 0) -> Tally:
-    """MCTS with its solver against NegaMax searched to the end of the game: it proves
-    the root (within :data:`MCTS_ITERATIONS`), with NegaMax's win, draw or loss for the
-    side to move, and plays a move of that outcome (the solver proves outcomes, not the
-    largest disc difference of Othello)."""
-    game = position.game
-    info = game.info
-    full = search(position, "negamax", depth=min(MAX_DEPTH, info.max_length or MAX_DEPTH),
-                  iterative=False)  # fmt: skip
-    label = label or info.name
-    tally = Tally(positions=1, searches=1)
-    value = _value(full)
-    if not full.exact:
-        tally.disagree("mcts", label, position, None, {"seed": seed}, "exact", 1, 0)
-        return tally
-    result = search(position, "mcts", iterations=MCTS_ITERATIONS, solver=True, seed=seed)
-    expected = float(np.sign(value))
-    setting = {"solver": True, "seed": seed}
-    if result.proved is None:
-        tally.disagree("mcts", label, position, None, setting, "proved", expected, np.nan)
-    elif result.proved != expected:
-        tally.disagree("mcts", label, position, None, setting, "value", expected, result.proved)
-    elif float(np.sign(full.scores[result.index])) != expected:  # a move of that outcome
-        move_value = float(np.sign(full.scores[result.index]))
-        tally.disagree("mcts", label, position, None, setting, "move", expected, move_value)
-    return tally
-
-
-# --------------------------------------------------------------------- the df-pn check
-#: The nodes df-pn may take to prove a position of its targets (the largest of the
-#: large profile's took about a third of this).
-DFPN_NODES = 8_000_000
-
-
-def dfpn_case(position: Any, label: str = "") -> Tally:
-    """Df-pn against the game's exact solver (:func:`.solve.solve`): it proves the
-    solver's win, draw or loss for the side to move within :data:`DFPN_NODES`, and the
-    move it plays keeps that result (the solver's value of the position after it, for
-    the opponent, is its negation's sign)."""
-    label = label or position.game.info.name
-    tally = Tally(positions=1, searches=1)
-    expected = float(np.sign(solve(position).value))
-    result = search(position, "dfpn", nodes=DFPN_NODES)
-    if result.proved is None:
-        tally.disagree("dfpn", label, position, None, {}, "proved", expected, np.nan)
-    elif result.proved != expected:
-        tally.disagree("dfpn", label, position, None, {}, "value", expected, result.proved)
-    else:
-        child = position.play(position.legal_moves[result.index])
-        kept = -float(np.sign(solve(child).value))
-        if kept != expected:
-            tally.disagree("dfpn", label, position, None, {}, "move", expected, kept)
-    return tally
-
-
 # ---------------------------------------------------------------------------- profiles
 @dataclass(frozen=True)
 class Target:
@@ -607,22 +548,6 @@ def _solver_targets(n: int) -> tuple[Target, ...]:
     )
 
 
-def _dfpn_targets(n: int) -> tuple[Target, ...]:
-    """The full-size boards of the games with exact solvers of their own, late enough
-    for df-pn's budget (Five-in-a-row from ply 34: from ply 30 a draw on 7 x 7 took
-    more than 8 million nodes once in 150 positions, from ply 32 up to 3.3 million,
-    from 34 at most 39,000 in 60; Connect Four from ply 16; Othello from its last 14
-    empty squares or so), and the small games."""
-    return (
-        Target("tictactoe", {}, n),
-        Target("gomoku", {}, n, min_ply=34),
-        Target("connect4", {}, n, min_ply=16),
-        Target("othello", {}, n, min_ply=46),
-        Target("nim", {"heaps": [3, 4, 5]}, n),
-        Target("dice", {"target": 20, "start": 3}, n),
-    )
-
-
 @dataclass(frozen=True)
 class Check:
     """One differential check: its targets per profile and how it runs a position."""
@@ -645,60 +570,64 @@ def _run_paranoid(position: Any, depth: int, label: str) -> Tally:
     return tally
 
 
-#: The checks by name (a new algorithm's check joins here).
-CHECKS: dict[str, Check] = {
-    c.name: c
-    for c in (
-        Check(
-            "suite",
-            "alphabeta with each of 96 switch combinations against negamax",
-            {"fast": _suite_targets(6, 4), "large": _suite_targets(1500, 5)},
-            _run_suite,
-        ),
-        Check(
-            "paranoid",
-            "improved Paranoid against Paranoid minimax from its definition",
-            {"fast": _multi_targets(4, 2), "large": _multi_targets(150, 3)},
-            _run_paranoid,
-        ),
-        Check(
-            "brs",
-            "BRS and BRS+ (ordering, table) against their definitions, without pruning",
-            {"fast": _multi_targets(4, 2), "large": _multi_targets(150, 3)},
-            lambda pos, depth, label: brs_case(pos, depth, label),
-        ),
-        Check(
-            "mcts",
-            "MCTS-Solver's proven value and move against negamax to the end",
-            {"fast": _solver_targets(3), "large": _solver_targets(100)},
-            lambda pos, depth, label: mcts_case(pos, label),
-        ),
-        Check(
-            "dfpn",
-            "df-pn's proved win, draw or loss and move against the exact solvers",
-            {"fast": _dfpn_targets(3), "large": _dfpn_targets(150)},
-            lambda pos, depth, label: dfpn_case(pos, label),
-        ),
-        Check(
-            "maxnis",
-            "MaxN-IS against MaxN, normalised",
-            {"fast": _multi_targets(8, 3), "large": _multi_targets(400, 4)},
-            lambda pos, depth, label: maxnis_case(pos, depth, label),
-        ),
-        Check(
-            "maxnsp",
-            "speculative MaxN against MaxN, normalised: move, vector and line",
-            {"fast": _multi_targets(8, 3), "large": _multi_targets(400, 4)},
-            lambda pos, depth, label: maxnsp_case(pos, depth, label),
-        ),
-        Check(
-            "solver",
-            "the exact solvers against negamax to the end of the game",
-            {"fast": _solver_targets(4), "large": _solver_targets(150)},
-            lambda pos, depth, label: solver_case(pos, label),
-        ),
-    )
-}
+SUITE = Check(
+    "suite",
+    "alphabeta with each of 96 switch combinations against negamax",
+    {"fast": _suite_targets(6, 4), "large": _suite_targets(1500, 5)},
+    _run_suite,
+)
+PARANOID = Check(
+    "paranoid",
+    "improved Paranoid against Paranoid minimax from its definition",
+    {"fast": _multi_targets(4, 2), "large": _multi_targets(150, 3)},
+    _run_paranoid,
+)
+BRS = Check(
+    "brs",
+    "BRS and BRS+ (ordering, table) against their definitions, without pruning",
+    {"fast": _multi_targets(4, 2), "large": _multi_targets(150, 3)},
+    lambda pos, depth, label: brs_case(pos, depth, label),
+)
+MAXNIS = Check(
+    "maxnis",
+    "MaxN-IS against MaxN, normalised",
+    {"fast": _multi_targets(8, 3), "large": _multi_targets(400, 4)},
+    lambda pos, depth, label: maxnis_case(pos, depth, label),
+)
+MAXNSP = Check(
+    "maxnsp",
+    "speculative MaxN against MaxN, normalised: move, vector and line",
+    {"fast": _multi_targets(8, 3), "large": _multi_targets(400, 4)},
+    lambda pos, depth, label: maxnsp_case(pos, depth, label),
+)
+#: The check of no algorithm: the exact solvers against NegaMax.
+SOLVER = Check(
+    "solver",
+    "the exact solvers against negamax to the end of the game",
+    {"fast": _solver_targets(4), "large": _solver_targets(150)},
+    lambda pos, depth, label: solver_case(pos, label),
+)
+
+
+def all_checks() -> dict[str, Check]:
+    """Every check by name: those the algorithms' registry entries declare (their
+    ``check``, in registry order; an algorithm's check may live in its own module, as
+    MCTS's and df-pn's do), then the solvers'. A new algorithm joins by its entry."""
+    from .registry import ALGORITHMS
+
+    declared = (a.code("check") for a in ALGORITHMS.values() if a.check is not None)
+    made = (c if isinstance(c, Check) else c() for c in declared)
+    return {c.name: c for c in (*made, SOLVER)}
+
+
+def __getattr__(name: str) -> Any:
+    """``CHECKS``: :func:`all_checks`, read on use (the entries' checks load their
+    algorithms' modules, which may import this one)."""
+    if name == "CHECKS":
+        return all_checks()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 #: The profiles every check has.
 PROFILES = ("fast", "large")
 
@@ -710,10 +639,11 @@ def plan(
     naming a profile, check or game that does not exist."""
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; valid profiles: {', '.join(PROFILES)}")
+    every = all_checks()
     for name in checks or ():
-        if name not in CHECKS:
-            raise ValueError(f"unknown check {name!r}; valid checks: {', '.join(CHECKS)}")
-    chosen = [CHECKS[n] for n in (checks or CHECKS)]
+        if name not in every:
+            raise ValueError(f"unknown check {name!r}; valid checks: {', '.join(every)}")
+    chosen = [every[n] for n in (checks or every)]
     pairs = [(c, t) for c in chosen for t in c.targets[profile]]
     if games:
         have = sorted({t.name for _, t in pairs})

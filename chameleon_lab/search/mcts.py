@@ -65,6 +65,7 @@ from numba import njit
 
 from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.registry import Game
+from .api import search
 from .core import (
     Budget,
     GameLike,
@@ -654,4 +655,54 @@ def _report(a: dict[str, np.ndarray], n: int, root_player: int, seconds: float,
         counters={"iterations": int(stats[ST_ITERATIONS]), "tree_nodes": int(stats[ST_NODES])},
         visits=visits,
         proved=proved,
+    )
+
+
+# --------------------------------------------------------------- its differential check
+#: Iterations MCTS-Solver may take to prove a position of the solver targets (it stops
+#: once the root is proven; none of them took half of this).
+MCTS_ITERATIONS = 400_000
+
+
+def mcts_case(position: Any, label: str = "", seed: int = 0) -> Any:
+    """MCTS with its solver against NegaMax searched to the end of the game: it proves
+    the root (within :data:`MCTS_ITERATIONS`), with NegaMax's win, draw or loss for the
+    side to move, and plays a move of that outcome (the solver proves outcomes, not the
+    largest disc difference of Othello)."""
+    from . import differential as D
+
+    game = position.game
+    info = game.info
+    full = search(position, "negamax", depth=min(D.MAX_DEPTH, info.max_length or D.MAX_DEPTH),
+                  iterative=False)  # fmt: skip
+    label = label or info.name
+    tally = D.Tally(positions=1, searches=1)
+    value = D._value(full)
+    if not full.exact:
+        tally.disagree("mcts", label, position, None, {"seed": seed}, "exact", 1, 0)
+        return tally
+    result = search(position, "mcts", iterations=MCTS_ITERATIONS, solver=True, seed=seed)
+    expected = float(np.sign(value))
+    setting = {"solver": True, "seed": seed}
+    if result.proved is None:
+        tally.disagree("mcts", label, position, None, setting, "proved", expected, np.nan)
+    elif result.proved != expected:
+        tally.disagree("mcts", label, position, None, setting, "value", expected, result.proved)
+    elif float(np.sign(full.scores[result.index])) != expected:  # a move of that outcome
+        move_value = float(np.sign(full.scores[result.index]))
+        tally.disagree("mcts", label, position, None, setting, "move", expected, move_value)
+    return tally
+
+
+def differential_check() -> Any:
+    """The :class:`~chameleon_lab.search.differential.Check` the registry entry names
+    (``chameleon-lab check --checks mcts``), made on use so that searching never
+    loads the harness."""
+    from . import differential as D
+
+    return D.Check(
+        "mcts",
+        "MCTS-Solver's proven value and move against negamax to the end",
+        {"fast": D._solver_targets(3), "large": D._solver_targets(100)},
+        lambda pos, depth, label: mcts_case(pos, label),
     )

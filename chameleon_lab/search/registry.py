@@ -86,6 +86,11 @@ class Algorithm:
     line_budget: str | None = "depth"
     #: reports a proved result of the root (``RootResult.proved``)
     proves: bool = False
+    #: its differential check: a :class:`chameleon_lab.search.differential.Check`, or a
+    #: function of no arguments making one (so that the algorithm's module loads the
+    #: harness only when the check runs); ``chameleon-lab check`` and the test suite
+    #: run every one declared; algorithms checked together name the same one
+    check: str | None = None
     notes: Mapping[str, str] = field(default_factory=dict)
 
     def code(self, part: str) -> Any:
@@ -120,6 +125,7 @@ _MAX_SUM = (
 def code_modules(algorithm: Algorithm) -> set[str]:
     """The modules the entry's code lives in."""
     parts = ("node", "siblings", "root_args", "driver", "workspace", "options_class")
+    # (``check`` is not the search's code: a changed check changes no result)
     return {ref.partition(":")[0] for ref in map(algorithm.__getattribute__, parts) if ref}
 
 
@@ -139,6 +145,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             ),
             Algorithm(
                 name="maxnis",
+                check="chameleon_lab.search.differential:MAXNIS",
                 title="MaxN with immediate and shallow pruning",
                 reference="Korf 1991; Sturtevant & Korf 2000",
                 normalize=True,
@@ -154,6 +161,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             ),
             Algorithm(
                 name="paranoid",
+                check="chameleon_lab.search.differential:PARANOID",
                 title="Paranoid",
                 reference="Sturtevant & Korf 2000",
                 normalize=True,
@@ -180,6 +188,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             ),
             Algorithm(
                 name="maxnsp",
+                check="chameleon_lab.search.differential:MAXNSP",
                 title="MaxN with speculative pruning",
                 reference="Sturtevant 2003",
                 normalize=True,
@@ -192,6 +201,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             ),
             Algorithm(
                 name="brs",
+                check="chameleon_lab.search.differential:BRS",
                 title="Best-Reply Search",
                 reference="Schadd & Winands 2011",
                 normalize=False,
@@ -204,6 +214,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             ),
             Algorithm(
                 name="brsplus",
+                check="chameleon_lab.search.differential:BRS",
                 title="BRS+ (Best-Reply Search keeping the turn order)",
                 reference="Esser, Gras, Winands, Schadd & Lanctot 2013",
                 normalize=False,
@@ -215,6 +226,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             ),
             Algorithm(
                 name="mcts",
+                check=f"{_MCTS}:differential_check",
                 title="Monte Carlo tree search for n players "
                 "(UCT, MCTS-Solver, progressive history)",
                 reference="Kocsis & Szepesvari 2006; Sturtevant 2008; Winands et al. 2008; "
@@ -233,6 +245,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             ),
             Algorithm(
                 name="negamax",
+                check="chameleon_lab.search.differential:SUITE",
                 title="NegaMax (full width; to the end of the game an exact solver)",
                 reference="seed 001; von Neumann 1928",
                 normalize=False,
@@ -248,6 +261,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             ),
             Algorithm(
                 name="alphabeta",
+                check="chameleon_lab.search.differential:SUITE",
                 title="alpha-beta with move ordering, PVS, aspiration, killers, history, TT",
                 reference="seed 001; Knuth & Moore 1975",
                 normalize=False,
@@ -271,6 +285,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             ),
             Algorithm(
                 name="dfpn",
+                check=f"{_DFPN}:differential_check",
                 title="depth-first proof-number search (win, draw or loss, proved)",
                 reference="Allis et al. 1994; Nagai 2002; Pawlewicz & Lew 2007",
                 normalize=False,
