@@ -272,6 +272,7 @@ def test_numbas_private_cache_api_is_there_or_the_copies_are_not_cached(monkeypa
 
     assert S._cache_api_problem() is None
 
+    @S.template("OFFSET")
     def add(x):
         return x + OFFSET  # noqa: F821 - bound by specialise
 

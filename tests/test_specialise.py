@@ -5,24 +5,30 @@ marks them."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
-from chameleon_lab.games.specialise import inlined, specialise
+from chameleon_lab.games.specialise import inlined, specialise, template
+from chameleon_lab.search.core import generate
 
 OFFSET = 0  # bound per copy
 
 
+@template("OFFSET")
 def _called_part(x):
     return x + OFFSET
 
 
+@template("OFFSET")
 def _inlined_part(x):
     return x + OFFSET
 
 
+@template()
 def _outer_called(x):
     return _called_part(x) * 2
 
 
+@template()
 def _outer_inlined(x):
     return _inlined_part(x) * 2
 
@@ -40,3 +46,19 @@ def test_an_inlined_sibling_is_compiled_into_its_caller_with_the_callers_binding
     sibling = copy.py_func.__globals__["_inlined_part"]
     assert sibling.targetoptions.get("inline") == "always"
     assert "inline" not in called.py_func.__globals__["_called_part"].targetoptions
+
+
+@template("generate")
+def count_moves(state):
+    return generate(state, None, 0)
+
+
+def test_a_template_says_what_it_binds_and_refuses_to_run_or_compile_without_it():
+    with pytest.raises(TypeError, match=r"count_moves is a template: it calls generate bound"):
+        count_moves(np.zeros(4))  # run as plain Python, nothing bound
+    with pytest.raises(ValueError, match=r"_called_part binds OFFSET, which the bindings lack"):
+        specialise(_called_part, {"OTHER": 1})
+    with pytest.raises(ValueError, match=r"declares it binds missing, which its code does not"):
+        template("OFFSET", "missing")(lambda x: x + OFFSET)
+    with pytest.raises(TypeError, match=r"specialise compiles templates, functions marked"):
+        specialise(lambda x: x + OFFSET, {"OFFSET": 1})

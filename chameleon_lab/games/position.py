@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .specialise import specialise
+from .specialise import specialise, template
 
 if TYPE_CHECKING:
     from .registry import Game
@@ -37,6 +37,7 @@ class Move(NamedTuple):
         return f"Move({self.name!r})"
 
 
+@template("generate", "make", "unmake", "player_of")
 def _perft_template(state, depth, moves, undo, count, index):  # pragma: no cover - compiled
     """Leaves ``depth`` plies deep; a finished game is a leaf at its own depth.
 

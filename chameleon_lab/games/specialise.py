@@ -7,7 +7,10 @@ template whose globals bind those names to one game's compiled functions, and co
 it with numba. numba treats a global compiled function as a constant, so the copy calls
 the game's functions directly (inlined where numba inlines them), exactly as if they had
 been written into it, and nothing passes them down the tree as arguments. A recursive
-template calls itself by its own name, which the copy binds to itself.
+template calls itself by its own name, which the copy binds to itself. A template says
+so in its source: ``@template("generate", "make", ...)`` names what it binds (checked
+against its code, and against the bindings when it is compiled), and called without
+being compiled it raises an error naming itself (:func:`unbound`).
 
 The copies are kept per template and bindings, so each (game, heuristic) pair compiles
 once per process, and on disk in numba's cache, so a new process (a notebook's kernel, a
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import pickle
+import sys
 import types
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -43,6 +47,52 @@ _COPIES: dict[tuple, Any] = {}
 _TAGS: dict[int, str] = {}
 #: Only functions of this package are named in a tag: its sources version the cache.
 _PACKAGE = __name__.split(".")[0] + "."
+
+
+def template(*binds: str) -> Callable[[types.FunctionType], types.FunctionType]:
+    """Declare a function a template that calls ``binds`` by name (``generate``,
+    ``make``, ``evaluate``, ...), bound per game by :func:`specialise`, which compiles
+    templates only and refuses bindings that lack one of them; a name declared that the
+    code never calls is refused here, so the list a reader sees is the list the code
+    uses. The function stays a plain function (a reader and an IDE follow it); its
+    unbound names are stubs that raise an error naming the template
+    (:func:`unbound`)."""
+
+    def mark(function: types.FunctionType) -> types.FunctionType:
+        unused = [name for name in binds if name not in function.__code__.co_names]
+        if unused:
+            raise ValueError(
+                f"{function.__qualname__} declares it binds {', '.join(unused)}, which its "
+                "code does not call"
+            )
+        function.__chameleon_binds__ = tuple(binds)
+        return function
+
+    return mark
+
+
+def binds_of(fn: Any) -> tuple[str, ...] | None:
+    """The names template ``fn`` binds (:func:`template`), or None if it is none."""
+    return getattr(_python_function(fn), "__chameleon_binds__", None)
+
+
+def unbound(*args: Any) -> Any:
+    """What a template's bound names are before :func:`specialise` binds them: called
+    (a template run as plain Python), it raises an error naming the template."""
+    caller = sys._getframe(1).f_code
+    binds = ", ".join(name for name in caller.co_names if name in _STUBBED)
+    raise TypeError(
+        f"{caller.co_qualname} is a template: it calls {binds or 'names'} bound per game; "
+        "compile it with chameleon_lab.games.specialise.specialise (a search's with "
+        "chameleon_lab.search.core.bind) and call the copy"
+    )
+
+
+#: The names the searches' templates bind, stubbed by :func:`unbound` until bound.
+_STUBBED = frozenset(
+    ("generate", "make", "unmake", "player_of", "key", "evaluate", "returns", "heuristic",
+     "noisy", "evaluate_after", "pass_to")
+)  # fmt: skip
 
 
 def inlined(template: Callable) -> Callable:
@@ -63,6 +113,23 @@ def _python_function(template: Callable) -> types.FunctionType:
     if not isinstance(fn, types.FunctionType):
         raise TypeError(f"a template is a Python function or a numba dispatcher, got {template!r}")
     return fn
+
+
+def _check_template(fn: Any, bindings: Mapping[str, Any]) -> None:
+    """``TypeError`` unless ``fn`` is a template (:func:`template`); ``ValueError``
+    naming the names it binds that ``bindings`` lack."""
+    binds = binds_of(fn)
+    if binds is None:
+        raise TypeError(
+            "specialise compiles templates, functions marked @template(...) with the names "
+            f"they bind; {_python_function(fn).__qualname__} is not marked"
+        )
+    lacking = [name for name in binds if name not in bindings]
+    if lacking:
+        raise ValueError(
+            f"{_python_function(fn).__qualname__} binds {', '.join(lacking)}, which the "
+            f"bindings lack (given: {', '.join(sorted(bindings)) or 'none'})"
+        )
 
 
 def _identity(value: Any) -> Any:
@@ -274,7 +341,9 @@ def specialise(
     siblings: Mapping[str, Callable] | None = None,
     **options: Any,
 ) -> Any:
-    """The template compiled with ``bindings`` as its globals (see the module docstring).
+    """The template (see :func:`template`) compiled with
+    ``bindings`` as its globals (see the module docstring); ``ValueError`` naming a name
+    it binds that ``bindings`` lack.
 
     ``siblings`` are further templates the template calls by name (mutual recursion or
     helpers that use the same bindings): each is specialised with the same bindings and
@@ -284,6 +353,8 @@ def specialise(
     copies off the disk cache, which they use by default where their tag can be made.
     """
     siblings = dict(siblings or {})
+    for fn in (template, *siblings.values()):
+        _check_template(fn, bindings)
     key = (
         _python_function(template),
         tuple(sorted((name, _identity(value)) for name, value in bindings.items())),

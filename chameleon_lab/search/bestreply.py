@@ -55,7 +55,7 @@ import numpy as np
 
 from ..games.heuristics import normalize
 from ..games.protocol import MAX_PLAYERS
-from ..games.specialise import inlined
+from ..games.specialise import inlined, template
 from .core import MAX_PLIES, evaluate, generate, key, make, pass_to, player_of, unmake
 from .improved import (
     _BIG,
@@ -92,6 +92,7 @@ K_ORDER_DEPTH = C_CONSTS + 1  # order the children from this remaining depth on 
 K_PLUS = C_CONSTS + 2  # BRS+ (1) or BRS (0)
 
 
+@template("make", "unmake", "evaluate", "pass_to")
 def _static(state, move, owner, mover, max_player, norm, ply, tables):  # pragma: no cover
     """The static value for ``max_player`` of the position that ``move`` of ``owner``
     leads to (made by ``owner``, evaluated, taken back; ``mover`` is the player to move
@@ -112,6 +113,7 @@ def _static(state, move, owner, mover, max_player, norm, ply, tables):  # pragma
     return _paranoid_value(leaf, max_player)
 
 
+@template("generate", "pass_to")
 def _layer(state, tables, ply, n, p, max_player, brs_layer):  # pragma: no cover
     """The node's moves and who makes each into the ``reply`` and ``owner`` rows: the
     ``n`` moves of ``p``, and in a BRS opponents' layer (``brs_layer``) every other
@@ -137,6 +139,7 @@ def _layer(state, tables, ply, n, p, max_player, brs_layer):  # pragma: no cover
     return n
 
 
+@template()
 def _greedy(state, tables, ply, n, p, max_player, norm):  # pragma: no cover
     """BRS+: the index of opponent ``p``'s greedy move among its ``n`` moves (the lowest
     static value for the root player, first of equals), which it plays when another
@@ -152,6 +155,7 @@ def _greedy(state, tables, ply, n, p, max_player, norm):  # pragma: no cover
     return greedy
 
 
+@template("make", "unmake", "player_of")
 def _children(state, tables, ply, n, greedy, stage, moved_now, max_player):  # pragma: no cover
     """BRS+, an opponent's node: how many children it searches. After the reply only
     its greedy move; before, every move as the reply, and the greedy move once more
@@ -168,6 +172,7 @@ def _children(state, tables, ply, n, greedy, stage, moved_now, max_player):  # p
     return n
 
 
+@template()
 def _key(state, tables, ply, n, p, maximising, static, known, first, norm, max_player):
     """The ordering keys of the ``n`` moves at ``ply`` (the table's move first, then by
     static value, best first for the player to move; ``static`` false: the keys BRS+
@@ -184,6 +189,7 @@ def _key(state, tables, ply, n, p, maximising, static, known, first, norm, max_p
             )  # fmt: skip
 
 
+@template("make", "player_of", "pass_to")
 def _make_child(state, tables, ply, i, p, depth, stage, moved_now, plus, maximising):
     """Make move ``i`` of the node at ``ply`` (its owner handed the turn first) and set
     up the child: ``(previous, back, depth, stage, moved)``, the turns to hand back
@@ -205,6 +211,7 @@ def _make_child(state, tables, ply, i, p, depth, stage, moved_now, plus, maximis
     return previous, pass_to(state, max_player), depth - 1, LAYER_START, 0
 
 
+@template("generate", "unmake", "player_of", "key", "evaluate", "pass_to")
 def brs_node(state, depth, ply, norm, alpha, beta, stage, moved, tables, tt_int, tt_val):
     """BRS or BRS+ (the root call's ``ictl[K_PLUS]``) from the root player's view;
     returns the node's value: exact inside ``(alpha, beta)``, an upper bound at or below

@@ -34,16 +34,12 @@ from ..games.heuristics import after_move_of, normalize
 from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.protocol import Position as ProtocolPosition
 from ..games.registry import Game, get_game
-from ..games.specialise import specialise
+from ..games.specialise import specialise, template, unbound
 
-
-def _unbound(*args: Any) -> Any:  # pragma: no cover - replaced by bind()
-    raise RuntimeError("a node-function template was called without bind()")
-
-
-# The names the templates call; bind() replaces them by the game's compiled functions.
-generate = make = unmake = player_of = key = evaluate = returns = heuristic = noisy = _unbound
-evaluate_after = pass_to = _unbound
+# The names the templates call; bind() replaces them by the game's compiled functions
+# (called unbound, they raise an error naming the template: see specialise.unbound).
+generate = make = unmake = player_of = key = evaluate = returns = heuristic = noisy = unbound
+evaluate_after = pass_to = unbound
 #: Bound by :func:`leaf_function`: scale of exact returns, their minimum, players' mask.
 TERMINAL_SCALE = 1.0
 MIN_UTILITY = 0.0
@@ -72,6 +68,7 @@ def _score(out: np.ndarray, norm: bool, stats: np.ndarray) -> None:
         normalize(out)
 
 
+@template("player_of", "returns", "heuristic", "TERMINAL_SCALE", "MIN_UTILITY", "IN_GAME")
 def _terminal_leaf(state, out):  # pragma: no cover - compiled by leaf_function
     """A finished position scored from its returns; others by the heuristic."""
     if player_of(state) < 0:

@@ -44,7 +44,7 @@ import numpy as np
 
 from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.registry import Game
-from ..games.specialise import specialise
+from ..games.specialise import specialise, template
 from .api import search
 from .core import (
     DFPN_TT_BITS,
@@ -100,6 +100,7 @@ class DfpnOptions:
             raise ValueError("df-pn needs its table: tt_bits must be at least 1")
 
 
+@template("make", "unmake", "player_of", "key", "returns")
 def _score_child(state, ply, moves, undo, out, kids, stats, tt, i):
     """Put child ``i``'s proof and disproof numbers into ``kids[ply, i]``: from its
     returns when the game is over there, from the table, else (1, 1)."""
@@ -125,6 +126,7 @@ def _score_child(state, ply, moves, undo, out, kids, stats, tt, i):
     unmake(state, undo, ply)
 
 
+@template()
 def _select(kids, ply, n, or_node):
     """The node's (proof, disproof) numbers from its children's, the most proving
     child and the second-smallest number beside it (the one the node minimises)."""
@@ -147,6 +149,7 @@ def _select(kids, ply, n, or_node):
     return total, least, best, second
 
 
+@template()
 def _spent(stats):
     """Whether the node or time budget is spent (and the search must unwind)."""
     if stats[S_SPENT]:
@@ -159,6 +162,7 @@ def _spent(stats):
     return stats[S_SPENT] != 0
 
 
+@template("generate", "make", "unmake", "player_of", "key")
 def dfpn_mid(  # pragma: no cover - compiled by compiled_dfpn
     state, th_pn, th_dn, ply, moves, undo, out, kids, stats, tt, grow
 ):

@@ -73,7 +73,7 @@ from numba import njit, objmode
 
 from ..games.heuristics import normalize
 from ..games.protocol import MAX_PLAYERS
-from ..games.specialise import inlined
+from ..games.specialise import inlined, template
 from .core import (
     MAX_PLIES,
     _copy_in,
@@ -324,6 +324,7 @@ def _child(ply: int, k: int, first: int, ictl: np.ndarray) -> int:
     return k - 1 if k - 1 < first else k
 
 
+@template("generate", "make", "unmake", "player_of", "evaluate", "evaluate_after")
 def maxn_node(
     state,
     depth,
@@ -379,6 +380,7 @@ def maxn_node(
             _pv_take(pv, ictl, ply, moves[ply, i])
 
 
+@template("generate", "make", "unmake", "player_of", "evaluate", "evaluate_after")
 def maxnis_node(
     state,
     depth,
@@ -447,6 +449,7 @@ def maxnis_node(
             _pv_take(pv, ictl, ply, moves[ply, i])
 
 
+@template("make", "unmake", "evaluate")
 def _paranoid_order(state, n, ply, first, known, maximising, max_player, tables) -> None:
     """Paranoid's children at ``ply`` put in order for :func:`_select`: the table's move
     (``first`` where ``known``) first, the others by their static value for the player
@@ -466,6 +469,7 @@ def _paranoid_order(state, n, ply, first, known, maximising, max_player, tables)
             keys[ply, i] = sign * _paranoid_value(leaf, max_player)
 
 
+@template("make", "unmake", "player_of", "evaluate", "evaluate_after")
 def _paranoid_frontier(
     state, n, ply, first, order, maximising, max_player, alpha, beta, norm, tables
 ) -> tuple[float, int]:
@@ -521,6 +525,7 @@ def _paranoid_frontier(
     return best, best_i
 
 
+@template("generate", "make", "unmake", "player_of", "key", "evaluate")
 def paranoid_node(
     state,
     depth,
@@ -632,6 +637,7 @@ PARANOID_SIBLINGS = {
 }
 
 
+@template("generate", "make", "unmake", "player_of", "evaluate", "evaluate_after")
 def hypermax_node(
     state,
     depth,

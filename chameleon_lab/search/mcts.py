@@ -65,6 +65,7 @@ from numba import njit
 
 from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.registry import Game
+from ..games.specialise import template
 from .api import search
 from .core import (
     Budget,
@@ -155,6 +156,7 @@ class MCTSWorkspace:
 
 
 # ------------------------------------------------------------------------ the kernel
+@template("evaluate", "returns")
 def _rewards(state, out, leaf, finished) -> None:  # pragma: no cover - compiled
     """The reward vector of ``state`` into ``out`` (see the module doc): from the
     game's returns when ``finished``, else the players' shares of the heuristic."""
@@ -183,6 +185,7 @@ def _slot(move: int, mask: int) -> int:
 # iterations, deadline, node limit, c, progressive-history weight, backup, solver,
 # greedy playouts, epsilon, playout depth, seed). The parts below are templates bound
 # with the kernel (its siblings), so each calls the game's functions.
+@template()
 def mcts_kernel(root, state, params, tree, scratch, stats):  # pragma: no cover - compiled
     """Run the search (see the module doc); the tree and ``stats`` hold the results.
 
@@ -241,6 +244,7 @@ def _clear(tree, stats) -> None:  # pragma: no cover - compiled
         value[0, q] = 0.0
 
 
+@template("make", "player_of", "pass_to")
 def _select(state, params, tree, scratch, stats, reward, used):  # pragma: no cover
     """Walk from the root to a node to play out from, expanding the first node met
     with no children; ``(path length, (player, move) pairs made, whether the reward is
@@ -300,6 +304,7 @@ def _select(state, params, tree, scratch, stats, reward, used):  # pragma: no co
     return plen, nmade, scored, used
 
 
+@template("generate", "pass_to")
 def _expand(state, p, node, used, root_player, backup, tree, moves):  # pragma: no cover
     """Give ``node`` its children from slot ``used`` on: the mover's moves (in a BRS
     tree an opponent's node holds every opponent's moves), unvisited and shuffled;
@@ -393,6 +398,7 @@ def _child(node, params, tree):  # pragma: no cover - compiled
     return fallback if best < 0 else best
 
 
+@template("generate", "make", "unmake", "player_of")
 def _playout(state, params, scratch, stats, reward, v, nmade):  # pragma: no cover
     """Play on from ``state`` to the end of the game or the playout depth, at random
     or (greedy) by the heuristic with probability 1 - epsilon; the reward into

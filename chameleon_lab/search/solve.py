@@ -24,7 +24,7 @@ import numpy as np
 from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.registry import Game
 from ..games.solution import Solution, check_solver_tt_bits
-from ..games.specialise import specialise
+from ..games.specialise import specialise, template
 from .core import compile_for, generate, key, make, player_of, returns, unmake
 
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -32,6 +32,7 @@ EXACT, LOWER, UPPER = 0, 1, 2
 SOLVE_TT_BITS = 20
 
 
+@template("generate", "make", "unmake", "player_of", "key", "returns")
 def solve_node(  # pragma: no cover - compiled by compiled_solver
     state, root, alpha, beta, ply, moves, undo, out, stats, tt_keys, tt_info, tt_vals
 ):

@@ -55,6 +55,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..games.specialise import template
 from .core import _copy_in, _copy_row, evaluate, evaluate_after, generate, make, player_of, unmake
 from .improved import (
     C_ABORTED,
@@ -99,6 +100,7 @@ def _ancestors(vals, chain, ply: int, top: int, p: int, need: float) -> tuple[fl
     return total, 0
 
 
+@template("generate", "make", "unmake", "player_of", "evaluate", "evaluate_after")
 def maxnsp_node(
     state,
     depth,

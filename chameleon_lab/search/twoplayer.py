@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from ..games.protocol import MAX_PLAYERS
-from ..games.specialise import inlined
+from ..games.specialise import inlined, template
 from .core import evaluate, generate, key, make, noisy, player_of, table_width, unmake
 from .improved import (
     _BIG,
@@ -204,6 +204,7 @@ def _prepare(t, setting, n_root):
     t.root_scores[:n_root] = np.nan
 
 
+@template("make", "unmake", "evaluate")
 def static_key(state, m, tables, ply, p):  # pragma: no cover - compiled by bind()
     """Static ordering key of move ``m`` for player ``p``: the child made, evaluated
     (counted in ``order_evals``) and taken back.
@@ -230,6 +231,7 @@ def _quiet_end(ctl, depth):
     return depth <= 0 and (ctl[O_QUIESCENCE] == 0 or depth <= -ctl[O_QUIESCENCE])
 
 
+@template("evaluate")
 def _leaf_value(state, leaf, ctl, ply, me, p):  # pragma: no cover - compiled by bind()
     """The value for ``me`` of a leaf (``p``: the player to move there, -1 when the
     game is over), counted; its principal variation ends here."""
@@ -278,6 +280,7 @@ def _tt_probe(tt_int, tt_val, ctl, h, depth, alpha, beta):
     return slot, tt_int[slot, T_MOVE], hit, tv
 
 
+@template()
 def _key_moves(state, tables, ply, n, depth, p, tt_move):  # pragma: no cover - bind()
     """Write the ordering keys of the ``n`` moves at ``ply`` (the table's move, killers,
     static value, history; at the root the last iteration's scores) and return whether
@@ -306,6 +309,7 @@ def _key_moves(state, tables, ply, n, depth, p, tt_move):  # pragma: no cover - 
     return keyed
 
 
+@template("generate", "player_of", "key", "noisy", "evaluate")
 def _enter(
     state, depth, ply, alpha, beta, me, p, known, tables, tt_int, tt_val
 ):  # pragma: no cover
@@ -401,6 +405,7 @@ def _cut_off(ctl, killers, history, ply, k, m, depth):
         history[m & (HISTORY_SIZE - 1)] += depth * depth
 
 
+@template("make", "unmake", "player_of")
 def ab_node(  # pragma: no cover - compiled by bind()
     state,
     depth,
@@ -527,6 +532,7 @@ SIBLINGS = {
 }
 
 
+@template("generate", "player_of")
 def ab_root(  # pragma: no cover - compiled by bind()
     state,
     depth,

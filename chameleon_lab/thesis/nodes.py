@@ -56,6 +56,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..games.specialise import template
 from ..search.core import _copy_in, _copy_row, _score, evaluate, generate, make, player_of, unmake
 
 #: The original program's "infinity" for alpha/beta windows.
@@ -78,6 +79,7 @@ def _push(frames: np.ndarray, stats: np.ndarray, ply: int, n: int, p: int) -> No
     frames[ply, F_P] = p
 
 
+@template("generate", "make", "unmake", "player_of", "evaluate")
 def maxn_node(state, depth, top, norm, tables) -> None:
     """MaxN: each player maximises its own entry; value vector into ``vals[top]``."""
     moves, undo, vals, _, leaf, stats, frames, _ = tables
@@ -115,6 +117,7 @@ def maxn_node(state, depth, top, norm, tables) -> None:
             entering = True
 
 
+@template("generate", "make", "unmake", "player_of", "evaluate")
 def maxnis_node(state, depth, top, norm, bound, max_sum, deep_bound, tables) -> None:
     """MaxN with immediate and shallow pruning, the original's way.
 
@@ -168,6 +171,7 @@ def maxnis_node(state, depth, top, norm, bound, max_sum, deep_bound, tables) -> 
             entering = True
 
 
+@template("generate", "make", "unmake", "player_of", "evaluate")
 def paranoid_node(state, depth, top, norm, max_player, alpha, beta, tables) -> float:
     """Paranoid: ``max_player`` against the coalition of all others, the original's way.
 
@@ -219,6 +223,7 @@ def paranoid_node(state, depth, top, norm, max_player, alpha, beta, tables) -> f
             value = fframes[ply, 2]
 
 
+@template("generate", "make", "unmake", "player_of", "evaluate")
 def hypermax_node(state, depth, top, norm, players, n_players, tables) -> None:
     """Hypermax (Fridenfalk 2014), the original's way; value vector into ``vals[top]``.
 
