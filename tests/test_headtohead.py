@@ -7,13 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from test_ranking import make_tables
+from test_ranking import COLOURS, make_tables
 
 from chameleon_lab.analysis.headtohead import (
     Claim,
     block_scores,
     claim_verdicts,
     duel_session,
+    pair_scores,
     run_duel,
     verdict_sentences,
 )
@@ -48,6 +49,47 @@ def test_block_scores_count_finishing_places_per_block_by_hand():
     assert block_scores(t, "b", "a").to_numpy() == pytest.approx([0.5, 0.25])
     with pytest.raises(ValueError, match="no agent 'z' in the records; agents: a, b, c"):
         block_scores(t, "a", "z")
+
+
+def seat_decides(first: str | None = None, blocks: int = 1) -> list[dict]:
+    """Four agents a, b, c, d in all 24 seatings a block; the seats finish in seat
+    order (``first``, if given, finishes first wherever it sits): the survivor's seat
+    alone moves last, the others are eliminated one a round, worst first."""
+    from itertools import permutations
+
+    specs = []
+    for block in range(blocks):
+        for seating in permutations("abcd"):
+            seats = dict(zip(COLOURS, seating, strict=True))
+            order = sorted(COLOURS, key=lambda c: (seats[c] != first, COLOURS.index(c)))
+            moves = order[:3] + order[:2] + order[:1]  # the last never moves
+            specs.append({"game": len(specs), "repetition": block, "seats": seats,
+                          "survivors": order[:1], "moves": moves})  # fmt: skip
+    return specs
+
+
+def test_pair_scores_pair_each_seating_with_its_twin():
+    """Where the seat alone decides, a game's score is 0 or 1 but every true pair (the
+    two exchanged, the others where they were) scores 1/2 exactly; where a finishes
+    first wherever it sits, every pair with a scores 1."""
+    t = make_tables(seat_decides(blocks=2))
+    assert sorted(set(block_scores(t, "a", "b"))) == [0.5]  # blocks: 12 wins of 24
+    scores = pair_scores(t, "a", "b")
+    assert len(scores) == 24 and (scores == 0.5).all()
+    assert scores.index.names == ["session_id", "repetition", "seating"]
+    assert list(scores.index.get_level_values("repetition")) == [0] * 12 + [1] * 12
+    assert sorted(scores.index[0][2].split()) == list("abcd")
+    strong = make_tables(seat_decides(first="a"))
+    assert (pair_scores(strong, "a", "c") == 1.0).all()
+    assert (pair_scores(strong, "b", "c") == 0.5).all()
+
+
+def test_pair_scores_refuse_a_design_that_does_not_exchange_the_two():
+    specs = seat_decides()
+    t = make_tables([s for s in specs if s["seats"][COLOURS[0]] != "d"])  # d never RED
+    assert len(pair_scores(t, "a", "b")) == 9  # 18 games: a and b exchanged in each
+    with pytest.raises(ValueError, match="block 0 of session S: no game exchanges 'a' and 'd'"):
+        pair_scores(t, "a", "d")
 
 
 def _duels(rows):

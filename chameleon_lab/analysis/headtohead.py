@@ -12,6 +12,8 @@ of a suite of distinct openings is one *block* of those configurations
   above the rival (level: half), by finishing places
   (:func:`~chameleon_lab.analysis.ranking.finishing_places`: an agent at several seats
   counts with its best one);
+* :func:`pair_scores`: the same per game pair, a game and its seating with the two
+  exchanged (the engine testers' unit), for designs with few blocks of many games;
 * :func:`run_duel`: plays blocks in batches, resuming its records file, until the
   sequential probability ratio test (:class:`~chameleon_lab.analysis.sequential.SPRT`)
   on the block scores accepts H0 or H1, or ``max_blocks`` are played;
@@ -59,10 +61,10 @@ class Claim:
     rival: str
 
 
-def block_scores(t: Tables, agent: str, rival: str) -> pd.Series:
-    """The score of ``agent`` against ``rival`` per block (``session_id``,
-    ``repetition``) over the games both sat in: 1 a game the agent finished above the
-    rival, 0.5 level, 0 below, averaged over the block's games; in block order."""
+def _game_scores(t: Tables, agent: str, rival: str) -> pd.Series:
+    """The score of ``agent`` against ``rival`` in every game both sat in, indexed by
+    ``session_id`` and ``game``: 1 the agent finished above the rival, 0.5 level, 0
+    below (an agent at several seats counts with its best place)."""
     places = finishing_places(t)
     best = places.groupby(["session_id", "game", "agent"], observed=True)["place"].min()
     wide = best.unstack("agent")
@@ -71,11 +73,60 @@ def block_scores(t: Tables, agent: str, rival: str) -> pd.Series:
             known = ", ".join(map(str, wide.columns))
             raise ValueError(f"no agent {name!r} in the records; agents: {known}")
     both = wide[[agent, rival]].dropna()
-    score = np.sign(both[rival] - both[agent]) / 2.0 + 0.5
+    return (np.sign(both[rival] - both[agent]) / 2.0 + 0.5).rename("score")
+
+
+def block_scores(t: Tables, agent: str, rival: str) -> pd.Series:
+    """The score of ``agent`` against ``rival`` per block (``session_id``,
+    ``repetition``) over the games both sat in: 1 a game the agent finished above the
+    rival, 0.5 level, 0 below, averaged over the block's games; in block order."""
+    score = _game_scores(t, agent, rival)
     blocks = t.games.set_index(["session_id", "game"])["repetition"]
-    frame = score.rename("score").to_frame().join(blocks)
+    frame = score.to_frame().join(blocks)
     out = frame.groupby(["session_id", "repetition"], sort=True)["score"].mean()
     return out.rename(f"{agent} vs {rival}")
+
+
+def pair_scores(t: Tables, agent: str, rival: str) -> pd.Series:
+    """The score of ``agent`` against ``rival`` per game pair: a game both sat in and
+    the game of the same block whose seating is its own with the two exchanged, the
+    mean of the two games' scores (as in :func:`block_scores`).
+
+    The pairs are the units of the pentanomial model of the engine testers: within a
+    pair each of the two sat at the other's seats, so a seat's advantage cancels, and
+    if the two are equally strong a pair's score is as likely ``s`` as ``1 - s`` (the
+    sign-flip test's assumption), whatever the opening. Games of one seating pair in
+    game order. Indexed by ``session_id``, ``repetition`` and ``seating`` (the seats'
+    agents, the pair's first game's, in seat order). ``ValueError`` when a game has no
+    partner: the design does not exchange the two (every design of
+    :func:`~chameleon_lab.tournament.designs.block_seatings` does)."""
+    score = _game_scores(t, agent, rival)
+    seats = t.seats.sort_values(["session_id", "game", "seat"], kind="stable")
+    seating = seats.groupby(["session_id", "game"], sort=False)["agent"].agg(tuple)
+    swap = {agent: rival, rival: agent}
+    rows = []
+    blocks = t.games.set_index(["session_id", "game"])["repetition"]
+    frame = score.to_frame().join(blocks).join(seating.rename("seating"))
+    for (session, block), group in frame.groupby(["session_id", "repetition"], sort=True):
+        waiting: dict[tuple, list[float]] = {}
+        for row in group.itertuples():
+            mirror = tuple(swap.get(a, a) for a in row.seating)
+            if waiting.get(mirror):
+                first = waiting[mirror].pop(0)
+                rows.append((session, block, " ".join(mirror), (first + row.score) / 2))
+            else:
+                waiting.setdefault(row.seating, []).append(row.score)
+        alone = [s for s, left in waiting.items() if left]
+        if alone:
+            raise ValueError(
+                f"block {block} of session {session}: no game exchanges {agent!r} and "
+                f"{rival!r} in the seating {' '.join(alone[0])}; pair scores need a "
+                "design that plays every seating with the two exchanged"
+            )
+    index = pd.MultiIndex.from_tuples(
+        [r[:3] for r in rows], names=["session_id", "repetition", "seating"]
+    )
+    return pd.Series([r[3] for r in rows], index=index, name=f"{agent} vs {rival}")
 
 
 def duel_session(
@@ -215,12 +266,12 @@ def duel_row(
         "sprt_blocks": result.blocks,
         "blocks": len(scores),
         "games": len(t.games),
-        **_times(t, claim),
+        **side_times(t, claim),
         "scores": scores,
     }
 
 
-def _times(t: Tables, claim: Claim) -> dict[str, float]:
+def side_times(t: Tables, claim: Claim) -> dict[str, float]:
     """The agent's and the rival's median and largest milliseconds a move in a duel
     (:func:`~chameleon_lab.analysis.stats.time_per_move`), so a verdict is read beside
     what each side spent."""

@@ -117,6 +117,29 @@ def recompute_beyond(
     }
 
 
+def recompute_budgets(
+    parameters: dict[str, Any], records_dir: str | Path
+) -> dict[str, pd.DataFrame]:
+    """Notebook 05's win rates (``budget_win_rates_FLAVOUR``) and its pairs' verdicts
+    (``budget_verdicts_FLAVOUR``) recomputed from the records in ``records_dir`` (the
+    folder holding ``budgets/``) for a run with ``parameters``, playing no game."""
+    from ..tournament import records_only
+    from .stats import win_rates
+    from .studies import budget_study, budget_verdicts
+
+    q = parameters
+    with records_only():
+        t = budget_study(
+            q["algorithms"], q["budgets_ms"], q["flavour"], q["repetitions"],
+            opening_plies=q["opening_plies"], records_dir=records_dir, workers=1,
+            progress=False,
+        )  # fmt: skip
+    return {
+        f"budget_win_rates_{q['flavour']}": win_rates(t, by=["budget_ms", "agent"]),
+        f"budget_verdicts_{q['flavour']}": budget_verdicts(t, q["algorithms"]),
+    }
+
+
 def recompute_tuning(
     parameters: dict[str, Any], records_dir: str | Path
 ) -> dict[str, pd.DataFrame]:
@@ -428,6 +451,61 @@ def _section_thesis(data: Path) -> list[str]:
     return lines
 
 
+def _section_budgets(data: Path) -> list[str]:
+    """Notebook 05: the searches' win rates, depths and milliseconds a move against the
+    budget, and every pair decided on game pairs, per flavour played."""
+    lines = []
+    for path in sorted(data.glob("budget_verdicts_*.csv")):
+        flavour = path.stem.removeprefix("budget_verdicts_")
+        verdicts = pd.read_csv(path)
+        counts = verdicts["verdict"].value_counts()
+        lines += [
+            f"## Notebook 05: the searches at time budgets ({flavour} flavour)",
+            "",
+            f"{len(verdicts)} comparisons (pair of searches, budget): "
+            + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("supported", "contradicted", "open"))
+            + '. A claim reads "the first finishes above the second"; each budget plays '
+            f"{verdicts['blocks'].max()} openings in the 24 seatings of the four searches, "
+            "and the test is the sign-flip test on game pairs (a seating and its twin with "
+            "the two exchanged), Holm-corrected over every comparison. It decides for the "
+            "openings played.",
+            "",
+        ]
+        lines += _budget_tables(data, flavour)
+        lines += _verdict_lines(verdicts)
+    return lines
+
+
+def _budget_tables(data: Path, flavour: str) -> list[str]:
+    """Notebook 05's win rates, median depths and milliseconds a move, budget by budget."""
+    lines = []
+    rates = data / f"budget_win_rates_{flavour}.csv"
+    if rates.exists():
+        r = pd.read_csv(rates)
+        r["cell"] = [f"{w:.2f} [{lo:.2f}, {hi:.2f}]" for w, lo, hi in
+                     zip(r["win_rate"], r["ci_low"], r["ci_high"], strict=True)]  # fmt: skip
+        lines += _budget_pivot(r, "cell", "Win rate [Wilson 95 %]")
+        lines += [f"![Win rate against the budget](figures/budget_win_rate_{flavour}.png)", ""]
+    depths = data / f"budget_depths_{flavour}.csv"
+    if depths.exists():
+        d = pd.read_csv(depths)
+        d["cell"] = d["50%"].map(lambda x: f"{x:g}")
+        lines += _budget_pivot(d, "cell", "Median depth completed")
+    timing = data / f"budget_time_per_move_{flavour}.csv"
+    if timing.exists():
+        m = pd.read_csv(timing)
+        m["cell"] = [f"{a:.1f} / {b:.1f}" for a, b in zip(m["median_ms"], m["max_ms"], strict=True)]
+        lines += _budget_pivot(m, "cell", "Milliseconds a move (median / largest)")
+    return lines
+
+
+def _budget_pivot(table: pd.DataFrame, column: str, title: str) -> list[str]:
+    """One of notebook 05's tables, an agent a row and a budget a column, as markdown."""
+    wide = table.pivot(index="agent", columns="budget_ms", values=column)
+    wide.columns = [f"{b:g} ms" for b in wide.columns]
+    return [f"### {title}", "", wide.to_markdown(disable_numparse=True), ""]
+
+
 def write_page(folder: str | Path) -> Path:
     """Write ``folder/README.md`` from the research tables in ``folder/data`` and the
     run log; returns its path."""
@@ -444,6 +522,7 @@ def write_page(folder: str | Path) -> Path:
         "",
     ]
     lines += _section_thesis(data)
+    lines += _section_budgets(data)
     lines += _section_beyond(data)
     lines += _section_tuning(data)
     lines += _section_hypermax(data)

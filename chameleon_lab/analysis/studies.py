@@ -2,7 +2,9 @@
 
 * :func:`budget_study`: the four algorithms against each other at several time
   budgets, in balanced blocks on distinct openings, for win rate against budget and
-  the depths reached.
+  the depths reached;
+* :func:`budget_verdicts`: every pair of them at every budget, a sign-flip test on
+  game pairs, Holm-corrected over all pairs and budgets.
 
 Fresh games are written to records files under ``records_dir`` (one per session and
 parameters, :meth:`.Session.records_file`), so a rerun of a notebook resumes instead
@@ -12,11 +14,14 @@ of starting over.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import combinations
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
 from ..tournament import Session, Tables, run_session, session_records, tables
+from .headtohead import Claim, claim_verdicts, pair_scores, side_times
 
 
 def budget_session(
@@ -68,6 +73,60 @@ def budget_study(
     for df in (t.games, t.seats, t.moves):
         df["budget_ms"] = df["session_id"].map(budget).astype(float)
     return t
+
+
+def budget_verdicts(
+    t: Tables,
+    algorithms: Sequence[str],
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """Each pair of ``algorithms`` at each budget of a :func:`budget_study`'s tables:
+    does the first finish above the second more often than not?
+
+    The unit is the game pair (:func:`~.headtohead.pair_scores`: a seating and the same
+    seating with the two exchanged, one opening), since a budget's few blocks of 24
+    games are too few units for a test over blocks (four blocks: the sign-flip test's
+    smallest p-value is 1/8). The test is conditional on the openings played: it
+    decides for them, and says nothing of how much strength differs from opening to
+    opening. One row per pair and budget as
+    :func:`~.headtohead.claim_verdicts` writes them (claim "first finishes above
+    second", two-sided; Holm over every row; ``sprt`` "none": fixed blocks;
+    ``blocks`` the openings, ``games`` the games both sat in; ``detectable_elo`` over
+    the pairs), with each side's median and largest milliseconds a move."""
+    rows = []
+    for budget, part in _by_budget(t):
+        for a, b in combinations(algorithms, 2):
+            claim = Claim("notebook 05", f"{a} finishes above {b}", a, b)
+            scores = pair_scores(part, a, b)
+            rows.append(
+                {
+                    "source": claim.source,
+                    "text": claim.text,
+                    "agent": a,
+                    "rival": b,
+                    "players": int(part.games["players"].max()),
+                    "budget_ms": budget,
+                    "sprt": "none",
+                    "sprt_blocks": scores.index.droplevel("seating").nunique(),
+                    "blocks": scores.index.droplevel("seating").nunique(),
+                    "games": 2 * len(scores),
+                    **side_times(part, claim),
+                    "scores": scores.to_numpy(),
+                }
+            )
+    return claim_verdicts(pd.DataFrame(rows), alpha=alpha, power=power, seed=seed)
+
+
+def _by_budget(t: Tables):
+    """The tables of each budget of ``t`` (its ``budget_ms`` column), in budget order."""
+    for budget in np.sort(t.games["budget_ms"].unique()):
+        yield (
+            float(budget),
+            Tables(*(df[df["budget_ms"] == budget] for df in (t.games, t.seats, t.moves))),
+        )
 
 
 def phase(pawns: pd.Series) -> pd.Series:
