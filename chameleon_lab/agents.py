@@ -53,7 +53,7 @@ from .search.api import (
 )
 from .search.core import MAX_DEPTH, RootResult, check_tt_bits
 from .search.deepening import DeepWorkspace
-from .search.registry import check_options, get_algorithm
+from .search.registry import check_options, get_algorithm, get_flavour
 from .search.solve import BOOKS, book_choice
 from .search.suite import OPTION_NAMES
 
@@ -67,8 +67,6 @@ V1_FIELDS = (*SUITE_OPTIONS, "max_sum")
 #: the other parameters. Fingerprints hash the layout of version 1
 #: (:func:`fingerprint_params`), so records made before keep theirs.
 PARAMS_VERSION = 2
-#: The options of the thesis flavour (MaxN-IS's, see chameleon_lab.thesis.driver).
-THESIS_OPTIONS = ("max_sum", "deep")
 
 
 def upgrade_params(params: Mapping[str, Any]) -> dict[str, Any]:
@@ -136,6 +134,9 @@ class Decision:
     exact: bool = False  # every line was searched to the end of the game
     #: further counts of the search (two-player suite: cut-offs, where, re-searches)
     counters: dict[str, int] = field(default_factory=dict)
+    #: the counters a game record carries (its algorithm's ``reported``: MCTS's
+    #: iterations)
+    reported: tuple[str, ...] = ()
 
     @property
     def nodes(self) -> int:
@@ -264,11 +265,9 @@ class Agent:
         if self.options is not None and not isinstance(self.options, Mapping):
             raise ValueError(f"options must be a dict of option names, got {self.options!r}")
         own = {n: v for n, v in (self.options or {}).items() if n != "max_sum" or v is not None}
-        thesis_taken = set(THESIS_OPTIONS) & set(spec.options)
-        if self.flavour == "thesis" and set(own) - thesis_taken:  # as search() refuses them
-            raise ValueError(
-                f"the thesis flavour takes no options such as {sorted(set(own) - thesis_taken)}"
-            )
+        refused = get_flavour(self.flavour).refused(own)  # as search() refuses them
+        if refused:
+            raise ValueError(f"the {self.flavour} flavour takes no options such as {refused}")
         resolved = check_options(spec, own)  # the algorithm's, or an error
         stored = {n: resolved[n] for n in SUITE_OPTIONS if n in resolved}
         if "max_sum" in own:
@@ -397,7 +396,7 @@ class Agent:
             workspace=self._workspace,
             **options,
         )
-        return _decision(position, result, legal)
+        return _decision(position, result, legal, get_algorithm(self.algorithm).reported)
 
 
 def check_playable(position: Any, game: str) -> Game:
@@ -463,7 +462,9 @@ def _book_decision(
     )
 
 
-def _decision(position: Any, result: RootResult, legal: list[Any]) -> Decision:
+def _decision(
+    position: Any, result: RootResult, legal: list[Any], reported: tuple[str, ...] = ()
+) -> Decision:
     scores = np.asarray(result.scores, dtype=float)
     vectors = None
     if scores.ndim == 2:
@@ -481,4 +482,5 @@ def _decision(position: Any, result: RootResult, legal: list[Any]) -> Decision:
         pv=tuple(position.decode_line(result.pv)),
         exact=result.exact,
         counters=dict(result.counters),
+        reported=reported,
     )

@@ -303,6 +303,8 @@ def test_bench_games_prints_every_game_and_setting_and_agrees_with_openspiel(cap
             assert f"{name:10} {label} d" in out
     assert "connect4   exact solver, 16-20 stones" in out
     assert "othello    exact solver, 14 empties" in out
+    # the lines an algorithm's entry declares (df-pn's: beside the exact solver)
+    assert "tictactoe  df-pn, from ply 0" in out and "othello    df-pn, from ply 46" in out
     # OpenSpiel's alpha-beta values every position as ours does (it raises otherwise)
     rows, message = openspiel_rows()
     try:

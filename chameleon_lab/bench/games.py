@@ -27,6 +27,7 @@ import numpy as np
 from ..analysis.twoplayer import sample_lines, sample_positions
 from ..games.registry import get_game
 from ..search.api import search
+from ..search.registry import ALGORITHMS
 
 #: The games and parameters benchmarked, with the perft depth and the search depth.
 GAMES: tuple[tuple[str, dict[str, Any], int, int], ...] = (
@@ -400,7 +401,8 @@ def print_games(count: int = 6) -> list[Row]:
         for row in game_rows:
             print(row.line())
         rows += game_rows
-    for row in [*solver_rows(count), *proof_rows(count)]:
+    declared = [row for a in ALGORITHMS.values() if a.bench for row in a.code("bench")(count)]
+    for row in [*solver_rows(count), *declared]:
         print(row.line() + (f"  {row.note}" if row.note else ""))
         rows.append(row)
     theirs, message = openspiel_rows(count)

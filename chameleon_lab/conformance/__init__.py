@@ -175,8 +175,8 @@ def answer_search(obj: Any) -> dict[str, Any]:
         "nodes": result.nodes,
         "seconds": result.seconds,
     }
-    if "iterations" in result.counters:
-        answer["iterations"] = result.counters["iterations"]
+    for name in spec.reported:  # MCTS's iterations
+        answer[name] = result.counters[name]
     if spec.proves:
         answer["proved"] = result.proved
     return answer

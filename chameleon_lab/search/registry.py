@@ -19,7 +19,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,14 @@ class Algorithm:
     #: harness only when the check runs); ``chameleon-lab check`` and the test suite
     #: run every one declared; algorithms checked together name the same one
     check: str | None = None
+    #: its rows in ``chameleon-lab bench games`` beyond the ladder every two-player
+    #: algorithm shares: a function of ``count`` (positions a game) returning
+    #: :class:`chameleon_lab.bench.games.Row` objects, named so that the search layer
+    #: never loads the benchmarks (df-pn: beside the exact solver)
+    bench: str | None = None
+    #: the counters of its report (``RootResult.counters``) that game records and
+    #: conformance answers carry beside the effort every search reports
+    reported: tuple[str, ...] = ()
     notes: Mapping[str, str] = field(default_factory=dict)
 
     def code(self, part: str) -> Any:
@@ -125,7 +133,7 @@ _MAX_SUM = (
 def code_modules(algorithm: Algorithm) -> set[str]:
     """The modules the entry's code lives in."""
     parts = ("node", "siblings", "root_args", "driver", "workspace", "options_class")
-    # (``check`` is not the search's code: a changed check changes no result)
+    # (``check`` and ``bench`` are not the search's code: they change no result)
     return {ref.partition(":")[0] for ref in map(algorithm.__getattribute__, parts) if ref}
 
 
@@ -227,6 +235,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             Algorithm(
                 name="mcts",
                 check=f"{_MCTS}:differential_check",
+                reported=("iterations",),
                 title="Monte Carlo tree search for n players "
                 "(UCT, MCTS-Solver, progressive history)",
                 reference="Kocsis & Szepesvari 2006; Sturtevant 2008; Winands et al. 2008; "
@@ -286,6 +295,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
             Algorithm(
                 name="dfpn",
                 check=f"{_DFPN}:differential_check",
+                bench="chameleon_lab.bench.games:proof_rows",
                 title="depth-first proof-number search (win, draw or loss, proved)",
                 reference="Allis et al. 1994; Nagai 2002; Pawlewicz & Lew 2007",
                 normalize=False,
@@ -384,6 +394,13 @@ class Flavour:
     #: thesis flavour, between root successors); otherwise :func:`.api.search` turns a
     #: time budget with a node rate into the position's node budget
     own_clock: bool = False
+    #: the algorithms' options it takes (None: every option an algorithm takes); the
+    #: thesis flavour takes MaxN-IS's two and refuses the improved flavour's
+    options: tuple[str, ...] | None = None
+
+    def refused(self, options: Iterable[str]) -> list[str]:
+        """The names among ``options`` the flavour does not take, sorted."""
+        return [] if self.options is None else sorted(set(options) - set(self.options))
 
 
 FLAVOURS: dict[str, Flavour] = {}

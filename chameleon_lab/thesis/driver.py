@@ -432,7 +432,7 @@ def _run(
     **options: Any,
 ) -> RootResult:
     """The thesis flavour as :func:`chameleon_lab.search.api.search` runs it."""
-    other = sorted(set(options) - set(THESIS_OPTIONS))
+    other = THESIS.refused(options)
     if other:
         raise ValueError(f"the thesis flavour takes no options such as {other}")
     if workspace is not None:
@@ -451,12 +451,12 @@ def _run(
     )
 
 
-register_flavour(
-    Flavour(
-        "thesis",
-        "the original program's driver: depth mode or time mode, bit for bit",
-        _check_budget,
-        _run,
-        own_clock=True,
-    )
+THESIS = Flavour(
+    "thesis",
+    "the original program's driver: depth mode or time mode, bit for bit",
+    _check_budget,
+    _run,
+    own_clock=True,
+    options=THESIS_OPTIONS,
 )
+register_flavour(THESIS)

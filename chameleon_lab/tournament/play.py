@@ -185,8 +185,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
             time_ms=elapsed,
             random=decision.random,
         )
-        if "iterations" in decision.counters:  # MCTS: its iterations beside its positions
-            move["iterations"] = decision.counters["iterations"]
+        for name in decision.reported:  # MCTS: its iterations beside its positions
+            move[name] = decision.counters[name]
         moves.append(move)
         match.play(decision.move)
     record = {
