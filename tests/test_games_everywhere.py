@@ -66,7 +66,7 @@ def test_sessions_check_the_game_and_its_seatings():
         Session("s", {"a": {}, "b": {}}, game="tictactoe", budget={"depth": 1})
     with pytest.raises(ValueError, match="needs all of its 2 players"):
         _session(game="tictactoe", design="fixed", seatings=["mx,_"])
-    with pytest.raises(ValueError, match="takes no game_params"):
+    with pytest.raises(ValueError, match="takes no players in a session's game_params"):
         _session(game="chameleon", game_params={"players": "RG"}, players=2)
     with pytest.raises(ValueError, match="plays 'nim' but the session plays 'tictactoe'"):
         _session(game="tictactoe", agents={"a": {"game": "nim"}, "b": {}})

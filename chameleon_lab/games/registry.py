@@ -108,6 +108,9 @@ class GameEntry:
     params: tuple[Param, ...]
     build: Callable[..., Game]
     doc: str
+    #: the parameter naming the seats a game occupies, which a session's seating sets
+    #: (Chameleon Chess's and Rolit's ``players``); None: a game seats all its players
+    seats: str | None = None
 
 
 _GAMES: dict[str, GameEntry] = {}
@@ -120,9 +123,11 @@ def register_game(
     params: Sequence[Param],
     build: Callable[..., Game],
     doc: str = "",
+    seats: str | None = None,
 ) -> None:
-    """Register a game (called by the game's sub-package when it is imported)."""
-    _GAMES[name] = GameEntry(name, long_name, tuple(params), build, doc)
+    """Register a game (called by the game's sub-package when it is imported); ``seats``
+    names the parameter a session's seating sets (:attr:`GameEntry.seats`)."""
+    _GAMES[name] = GameEntry(name, long_name, tuple(params), build, doc, seats)
 
 
 def _load_builtins() -> None:

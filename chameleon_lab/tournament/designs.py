@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..games.registry import Game, get_game
+from ..games.registry import Game, game_entry, get_game
 
 #: Draws of an opening before giving up when every one ends the game.
 OPENING_ATTEMPTS = 1000
@@ -70,11 +70,13 @@ def opening(start: Any, plies: int, seed: int) -> tuple[list[Any], Any]:
 
 
 def seating_game(name: str, params: Mapping[str, Any], seating: Seating) -> Game:
-    """The game a seating plays: ``name`` with ``params``; Chameleon Chess with the
-    seating's occupied colours (it seats two to four of its four)."""
-    if name == "chameleon":
+    """The game a seating plays: ``name`` with ``params``, its seats parameter (where
+    it has one, :attr:`~chameleon_lab.games.registry.GameEntry.seats`: Chameleon Chess
+    and Rolit seat two to four of their four colours) the seating's occupied seats."""
+    seats = game_entry(name).seats
+    if seats is not None:
         occupied = [seat for seat, agent in enumerate(seating) if agent is not None]
-        return get_game(name, players=occupied)
+        return get_game(name, **{**params, seats: occupied})
     return get_game(name, **params)
 
 

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..agents import DEFAULT_GAME, Agent, agent_from_params, fingerprint_params
 from ..games.chameleon import ORIGINAL_MOVE_LIMIT
-from ..games.registry import Game, get_game, resolve_params
+from ..games.registry import Game, game_entry, get_game, resolve_params
 from .designs import ORDERS, block_seatings, draw_seed, opening_suite, seating_game
 from .seatings import Seating, check_seatings, every_seating, original_seatings
 
@@ -169,12 +169,13 @@ class Session:
             object.__setattr__(self, "game", self.game.name)
         if not isinstance(self.game_params, Mapping):
             raise ValueError(f"game_params must be a mapping, got {self.game_params!r}")
-        chameleon_own = self.game == DEFAULT_GAME and self.game_params
+        seats = game_entry(self.game).seats
         # the resolved defaults it stores (dataclasses.replace hands them back) are its own
-        if chameleon_own and dict(self.game_params) != resolve_params(DEFAULT_GAME, {}):
+        default = resolve_params(self.game, {}).get(seats)
+        if seats is not None and self.game_params.get(seats, default) != default:
             raise ValueError(
-                "Chameleon Chess takes no game_params in a session: each seating says "
-                "which colours play"
+                f"{game_entry(self.game).long_name} takes no {seats} in a session's "
+                "game_params: each seating says which colours play"
             )
         # a known game and valid parameters, stored resolved (defaults filled in)
         object.__setattr__(self, "game_params", resolve_params(self.game, self.game_params))
@@ -289,9 +290,9 @@ class Session:
         """The seatings of one repetition, in game order."""
         names = list(self.agents)
         seats = self.seat_names
-        chameleon = self.game == "chameleon"
+        partial = game_entry(self.game).seats is not None  # seats a choice of its seats
         if self.design == "original":
-            if not chameleon:
+            if self.game != DEFAULT_GAME:
                 raise ValueError(
                     "the original design is the original Chameleon program's; "
                     f"{self.game} takes 'every' or 'fixed'"
@@ -302,8 +303,8 @@ class Session:
         if self.design == "blocks":
             if self.seatings is not None:
                 raise ValueError("the 'blocks' design makes its own seatings: give none")
-            players = self.players if chameleon else (self.players or len(seats))
-            if not chameleon and players != len(seats):
+            players = self.players if partial else (self.players or len(seats))
+            if not partial and players != len(seats):
                 raise ValueError(
                     f"{self.game} seats all its {len(seats)} players; players={players!r}"
                 )
@@ -312,7 +313,7 @@ class Session:
             return block_seatings(names, players, len(seats), orders=self.orders)
         if self.design == "every":
             players = self.players
-            if not chameleon:
+            if not partial:
                 if players not in (None, len(seats)):
                     raise ValueError(
                         f"{self.game} seats all its {len(seats)} players; players={players!r}"
@@ -324,7 +325,7 @@ class Session:
         if self.seatings is None:
             example = ",".join(["maxn", "paranoid", *["_"] * (len(seats) - 2)])
             raise ValueError(f"the 'fixed' design needs seatings, e.g. [{example!r}]")
-        return check_seatings(self.seatings, names, seats, every_seat=not chameleon)
+        return check_seatings(self.seatings, names, seats, every_seat=not partial)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-friendly parameters; :meth:`from_dict` recreates the session.

@@ -99,4 +99,5 @@ register_game(
     [Param("players", "RGYB", _check_players, "the seated colours, e.g. 'RG' or 'RGYB'")],
     _build,
     "Two to four players on a shrinking 8x8 board; a pawn's role depends on its field.",
+    seats="players",
 )
