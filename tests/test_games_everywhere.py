@@ -72,6 +72,28 @@ def test_sessions_check_the_game_and_its_seatings():
         _session(game="tictactoe", agents={"a": {"game": "nim"}, "b": {}})
 
 
+def test_rolit_sessions_seat_the_colours_their_seatings_occupy(tmp_path):
+    """Rolit seats two to four of its four colours, as Chameleon Chess does: each
+    seating's occupied seats are the game's ``players`` (recorded with the game), the
+    others' start balls stay on the board, and every record replays to its end."""
+    session = _session(game="rolit", players=2, repetitions=1)
+    out = tmp_path / "rolit.jsonl"
+    assert run_session(session, out, workers=1, progress=False).played == 12  # 4 * 3 seats
+    letters = "RYGB"
+    for r in read_records(out):
+        occupied = [i for i, agent in enumerate(r["seating"]) if agent is not None]
+        assert r["game_params"] == {"players": "".join(letters[i] for i in occupied)}
+        positions = record_positions(r)
+        assert len(positions) == 61 and positions[-1].is_over
+        assert {m["seat"] for m in r["moves"]} == {r["seats"][i] for i in occupied}
+        for seat in occupied:
+            result = {1.0: "win", 0.0: "draw", -1.0: "loss"}[positions[-1].returns[seat]]
+            assert r["seat_results"][seat] == result
+        assert r["scores"] == list(positions[-1].final_scores())  # the balls, kept
+    seats = tables(read_records(out)).seats
+    assert seats["score"].notna().all() and seats["score"].between(0, 64).all()
+
+
 def test_fingerprints_of_chameleon_sessions_do_not_mention_the_game():
     # records made before other games existed keep resuming
     session = Session("s", {"a": {}, "b": {}}, budget={"depth": 1})

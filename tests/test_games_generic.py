@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from chameleon_lab.games import Position, game_names, get_game
 
 #: Every game with its default parameters, and a few other parameter choices.
-GAMES = ("chameleon", "tictactoe", "gomoku", "nim", "dice", "othello", "connect4")
+GAMES = ("chameleon", "tictactoe", "gomoku", "nim", "dice", "othello", "connect4", "rolit")
 VARIANTS = [(name, {}) for name in GAMES] + [
     ("chameleon", {"players": "RY"}),
     ("gomoku", {"width": 5, "height": 4, "k": 3}),
@@ -33,6 +33,8 @@ VARIANTS = [(name, {}) for name in GAMES] + [
     ("dice", {"target": 3, "start": 5}),
     ("othello", {"variant": "reversi"}),
     ("connect4", {"width": 5, "height": 4}),
+    ("rolit", {"players": "RG"}),
+    ("rolit", {"players": "YGB"}),
 ]
 IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in p.items()) or 'default'}" for n, p in VARIANTS]
 #: position -> key, over every playout of a variant (transpositions across games)

@@ -59,6 +59,8 @@ SPECS = [
     "chameleon_lab_dice(target=3,start=5)",
     "chameleon_lab_othello(variant=reversi)",
     "chameleon_lab_connect4(width=5,height=4)",
+    "chameleon_lab_rolit(players=RG)",
+    "chameleon_lab_rolit(players=RYG)",
 ]
 
 
@@ -103,6 +105,7 @@ DECLARED = [
     ("chameleon_lab_connect4", 2, 7, 42, -18, 18, 0),
     ("chameleon_lab_connect4(width=5,height=4)", 2, 5, 20, -7, 7, 0),  # 10 + 1 - 4
     ("chameleon_lab_othello", 2, 65, 120, -64, 64, 0),  # 64 squares and pass
+    ("chameleon_lab_rolit(players=RG)", 2, 64, 60, -1, 1, 0),  # 60 placements, no pass
     ("chameleon_lab_nim", 2, 12, 12, -1, 1, 0),  # 3 + 4 + 5 objects
     ("chameleon_lab_dice", 2, 6, 4, -1, 1, 0),  # 4 up to 8, at least 1 a tip
     ("chameleon_lab_chameleon(players=2)", 2, 4096, 100, -1, 1, 0),

@@ -5,8 +5,10 @@ of one agent (the thesis: MaxN-IS) with a probability of a random move instead o
 search, to vary the games like human mistakes; per game the mean and median number of
 legal moves over its positions and its length in moves; then b^d with b the mean
 branching factor and d the mean length. Chameleon Chess seats RED and YELLOW for two
-players and RED, GREEN and YELLOW for three, as the thesis's runs; other games seat
-all their players.
+players and RED, GREEN and YELLOW for three, as the thesis's runs, and Rolit, which
+also seats two to four of its four colours, the colours in the same places (red and
+green, diagonal as in Othello; red, yellow and green); other games seat all their
+players.
 
 Also the count of board arrangements by the thesis's formula, and perft growth.
 """
@@ -22,16 +24,18 @@ import numpy as np
 import pandas as pd
 
 from ..games.chameleon import Position
-from ..games.registry import get_game
+from ..games.registry import game_entry, get_game
 from ..tournament import Session, run_session, tables
 
-#: Chameleon Chess's seatings of the thesis's runs, by player count.
+#: Chameleon Chess's seatings of the thesis's runs, by player count (and those of the
+#: other games whose seating picks their seats, Rolit).
 SEATINGS = {2: "a,_,a,_", 3: "a,a,a,_", 4: "a,a,a,a"}
 
 
 def player_counts(game: str = "chameleon", **params: Any) -> list[int]:
-    """The player counts a game can be played with (Chameleon Chess: 2, 3 and 4)."""
-    if game == "chameleon":
+    """The player counts a game can be played with (Chameleon Chess and Rolit: 2, 3
+    and 4)."""
+    if game_entry(game).seats is not None:
         return sorted(SEATINGS)
     return [get_game(game, **params).info.n_players]
 
@@ -53,7 +57,8 @@ def complexity_session(
     if players not in valid:
         raise ValueError(f"{game} plays with {valid} players, got {players!r}")
     params = {**agent, "random_move_probability": p_random}
-    seating = SEATINGS[players] if game == "chameleon" else ",".join(["a"] * players)
+    partial = game_entry(game).seats is not None
+    seating = SEATINGS[players] if partial else ",".join(["a"] * players)
     suffix = "" if game == "chameleon" else f"{game}-"
     return Session(
         f"complexity-{suffix}{players}p-r{p_random:g}",

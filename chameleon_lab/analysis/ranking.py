@@ -71,9 +71,11 @@ def finishing_places(t: Tables) -> pd.DataFrame:
     ``game_name``), players are eliminated one by one, and every other seat is ranked by
     when it was eliminated, later being better: a seat's elimination time is the last
     ply at which it moved (from ``moves``; -1 for a seat that never moved), and equal
-    times tie. In every other game the seats that are not survivors are simply losers
-    and share the place after the survivors, so a two-player game gives its winner 1
-    and its loser 2, and a draw 1 and 1.
+    times tie. In a game whose records give each seat a final score (``seats.score``:
+    Rolit's balls) the other seats are ranked by it, more being better. In every other
+    game the seats that are not survivors are simply losers and share the place after
+    the survivors, so a two-player game gives its winner 1 and its loser 2, and a draw
+    1 and 1.
 
     Returns one row per game and occupied seat with ``session_id``, ``game``,
     ``repetition``, ``seat``, ``agent`` and ``place``, in the order of ``t.seats``.
@@ -105,7 +107,9 @@ def finishing_places(t: Tables) -> pd.DataFrame:
     else:
         last_ply = np.full(len(seats), -1.0)
     chameleon = (meta["game_name"].to_numpy() == _CHAMELEON) & ~survived
-    score = np.where(survived, np.inf, np.where(chameleon, last_ply, -2.0))
+    final = t.seats["score"].to_numpy(float) if "score" in t.seats else np.full(len(seats), np.nan)
+    losers = np.where(np.isnan(final), -2.0, final)  # ranked by a final score where given
+    score = np.where(survived, np.inf, np.where(chameleon, last_ply, losers))
     place = (
         pd.Series(score)
         .groupby([seats.session_id, seats.game], sort=False)

@@ -36,6 +36,7 @@ BUILTIN_GAMES: Registry[str] = Registry(
         "dice": "chameleon_lab.games.dice",
         "othello": "chameleon_lab.games.othello",
         "connect4": "chameleon_lab.games.connect4",
+        "rolit": "chameleon_lab.games.rolit",
     },
     code=lambda package: [package],
 )

@@ -17,6 +17,8 @@ game            action id                               how many
 ``connect4``    the kernel's column, 0 = column ``1``    ``width``
 ``othello``     the kernel's square (``a1`` 0 .. ``h8``   65
                 63), ``pass`` 64
+``rolit``       the kernel's square (``a1`` 0 .. ``h8``   64
+                63)
 ``dice``        the face that comes up, minus 1           6
 ``nim``         the heaps' sizes at the start before     the objects at the start
                 heap ``h``, plus ``k - 1`` (take ``k``    (at least 1)
@@ -92,6 +94,10 @@ def _othello(game: Game) -> ActionSpace:
     return ActionSpace(game, 65, _kernel_code())
 
 
+def _rolit(game: Game) -> ActionSpace:
+    return ActionSpace(game, 64, _kernel_code())
+
+
 def _dice(game: Game) -> ActionSpace:
     return ActionSpace(game, 6, _kernel_code(1))
 
@@ -113,6 +119,7 @@ _SPACES: dict[str, Callable[[Game], ActionSpace]] = {
     "gomoku": _mnk,
     "connect4": _connect4,
     "othello": _othello,
+    "rolit": _rolit,
     "dice": _dice,
     "nim": _nim,
 }

@@ -527,11 +527,18 @@ def _suite_targets(n: int, deep: int) -> tuple[Target, ...]:
         Target("nim", {}, n, deep),
         Target("dice", {"target": 20, "start": 3}, n, deep),
         Target("chameleon", {"players": "RY"}, n, deep - 1),
+        Target("rolit", {"players": "RG"}, n, deep - 1),
     )
 
 
 def _multi_targets(n: int, deep: int) -> tuple[Target, ...]:
-    return tuple(Target("chameleon", {"players": p}, n, deep) for p in ("RY", "RGY", "RGYB"))
+    """Chameleon Chess and Rolit with two, three and four players, ``n`` positions
+    each (half as many of Rolit, whose every line is 60 plies long), depths up to
+    ``deep``."""
+    return (
+        *(Target("chameleon", {"players": p}, n, deep) for p in ("RY", "RGY", "RGYB")),
+        *(Target("rolit", {"players": p}, max(1, n // 2), deep) for p in ("RYG", "RYGB")),
+    )
 
 
 def _solver_targets(n: int) -> tuple[Target, ...]:
@@ -545,6 +552,7 @@ def _solver_targets(n: int) -> tuple[Target, ...]:
         Target("connect4", {"width": 4, "height": 4}, n, min_ply=6),
         Target("connect4", {"width": 5, "height": 4}, n, min_ply=11),
         Target("othello", {}, n, min_ply=52),
+        Target("rolit", {"players": "RG"}, n, min_ply=52),
     )
 
 

@@ -93,8 +93,13 @@ def seat_results(seating: Seating, survivors: Sequence[int]) -> list[str | None]
 def finish_record(
     base: dict[str, Any], seating: Seating, final: Any, result: Any, seats: Sequence[str]
 ) -> dict[str, Any]:
-    """Add the final position, the reason and the results to a record under construction."""
+    """Add the final position, the reason and the results to a record under
+    construction, and where the final position ranks every seat by a score
+    (``final_scores``: Rolit's balls) the scores, seat by seat."""
     survivors = [int(c) for c in result.survivors]
+    scores = getattr(final, "final_scores", lambda: None)()
+    if scores is not None:  # a score a seat that ranks the losers too (Rolit: balls)
+        base["scores"] = [float(s) for s in scores]
     base.update(
         final=position_text(final),
         reason=result.reason,

@@ -573,6 +573,7 @@ def _rows(records: Iterable[dict[str, Any]]) -> Iterator[tuple[dict, list[dict],
                 "agent": seating[i],
                 "seat_result": r["seat_results"][i],
                 "outcome": r["outcomes"][seating[i]],
+                **({"score": r["scores"][i]} if "scores" in r else {}),  # Rolit: balls
             }
             for i, c in enumerate(seat_names)
             if seating[i] is not None

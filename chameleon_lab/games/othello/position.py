@@ -31,7 +31,7 @@ from . import kernel as K
 if TYPE_CHECKING:
     from ..registry import Game
 
-_MOVE_RE = re.compile(r"([a-z])([0-9]+)")
+MOVE_RE = re.compile(r"([a-z])([0-9]+)")
 _CENTRE_NAMES = "d4, d5, e4, e5"
 
 
@@ -40,11 +40,12 @@ def square_name(sq: int) -> str:
     return f"{chr(ord('a') + sq % 8)}{sq // 8 + 1}"
 
 
-def _bits(value: int) -> list[int]:
+def squares_of(value: int) -> list[int]:
+    """The squares of the 64-bit board ``value``, in order."""
     return [sq for sq in range(64) if value >> sq & 1]
 
 
-def _connected(occupied: int) -> bool:
+def connected(occupied: int) -> bool:
     """Whether the occupied squares form one 8-connected group holding the centre."""
     if occupied & K.CENTRE != K.CENTRE:
         return False
@@ -147,7 +148,7 @@ class OthelloPosition(KernelPosition):
                     f"legal moves: {self._legal_names()}"
                 )
             return K.PASS
-        match = _MOVE_RE.fullmatch(clean)
+        match = MOVE_RE.fullmatch(clean)
         if match is None:
             raise ValueError(f"{text!r} is not a move: {shape}")
         col = ord(match.group(1)) - ord("a")
@@ -260,7 +261,7 @@ class OthelloPosition(KernelPosition):
         black, white = K.board_bits(state[K.BLACK]), K.board_bits(state[K.WHITE])
         both = black & white
         if both:
-            names = ", ".join(square_name(sq) for sq in _bits(both))
+            names = ", ".join(square_name(sq) for sq in squares_of(both))
             raise ValueError(f"black and white discs share the square(s) {names}")
         nb, nw = bin(black).count("1"), bin(white).count("1")
         n = nb + nw
@@ -274,7 +275,7 @@ class OthelloPosition(KernelPosition):
             off = (black | white) & ~K.CENTRE
             if off:
                 raise ValueError(
-                    f"{counts} on {', '.join(square_name(sq) for sq in _bits(off))}: the "
+                    f"{counts} on {', '.join(square_name(sq) for sq in squares_of(off))}: the "
                     f"first four discs of reversi go on the centre squares {_CENTRE_NAMES}"
                 )
             if nb != (n + 1) // 2 or side != n % 2:
@@ -285,7 +286,7 @@ class OthelloPosition(KernelPosition):
                     "is to move"
                 )
             return
-        if not _connected(black | white):
+        if not connected(black | white):
             raise ValueError(
                 f"{counts}: the discs cannot arise, since the centre squares {_CENTRE_NAMES} "
                 "are always occupied and every later disc is placed next to one already "
