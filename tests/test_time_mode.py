@@ -295,6 +295,16 @@ def test_the_verdicts_name_every_inconsistent_cell():
                          thesis.assign(games=[2400, 24], wins=[610, 9], losses=[1790, 15]),
                          "6.8")  # fmt: skip
     assert many["equivalence"].tolist() == ["equivalent", "differs"]
+    # the same counts where only 24 of the session's 2400 games differ from each other
+    # (copies of deterministic games): the tests count 24 games a side, and 6/24 against
+    # 6/24 cannot show equivalence within 15 points
+    copies = pd.DataFrame({"session": ["4-all-t10"], "games": [2400], "distinct_games": [24]})
+    few = beside_thesis(ours.assign(games=[2400, 24], wins=[600, 22], losses=[1800, 2]),
+                        thesis.assign(games=[2400, 24], wins=[610, 9], losses=[1790, 15]),
+                        "6.8", distinct=copies)  # fmt: skip
+    assert few["effective_games"].tolist() == [24, 1]
+    assert few["equivalence"].tolist() == ["undecided", "undecided"]
+    assert few.loc[0, "ci_high"] - few.loc[0, "ci_low"] > 0.3  # Wilson on 6 of 24
     today = ours.assign(wins=[1, 2])
     both = beside_today(side, today, "improved")
     assert both["improved_wins"].tolist() == [1, 2]

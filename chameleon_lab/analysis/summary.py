@@ -17,7 +17,8 @@ Rounding is Python's (half to even), which reproduces every row of
 :func:`distinct_games` counts the games of each session that differ from the others:
 where the searches are deterministic (depth mode, the original's clock) two seatings can
 play the same moves, and a test that counts such copies as independent games
-overstates the evidence.
+overstates the evidence (:func:`chameleon_lab.thesis.compare.beside_thesis` counts the
+distinct share only).
 """
 
 from __future__ import annotations
@@ -148,6 +149,6 @@ def repeated_games(played: pd.DataFrame) -> str:
     )
     return (
         f" Games repeated each other move for move in {len(copied)} of {len(sessions)} "
-        f"sessions (distinct games: {listed}); the tests count each copy as an independent "
-        "game and overstate the evidence there."
+        f"sessions (distinct games: {listed}); the tests count only that share of the "
+        "games, on both sides (copies of a deterministic game carry no new evidence)."
     )

@@ -35,6 +35,14 @@ def exact_p(wins_a: int, games_a: int, wins_b: int, games_b: int) -> float:
     return float(stats.fisher_exact(table).pvalue)
 
 
+def effective(wins: int, games: int, share: float) -> tuple[int, int]:
+    """``wins`` of ``games`` as a test may count them when only ``share`` of the games
+    differ from each other (copies of a deterministic game carry no new evidence):
+    ``games * share`` games, at least 1, with the same win rate, both rounded."""
+    n = max(1, round(games * share))
+    return round(wins * n / games) if games else 0, n
+
+
 def beside_thesis(
     ours: pd.DataFrame,
     thesis: pd.DataFrame,
@@ -48,10 +56,14 @@ def beside_thesis(
     mode suffix (``-d3``, ``-t100``), so a fresh run with other budgets lines up with
     the thesis's sessions of the same family only where the budgets agree. With
     ``distinct`` (:func:`.summary.distinct_games` of our run) each played row says how
-    many of its session's games differ from each other (``distinct_games``): the tests
-    count every game as independent, which copies are not.
+    many of its session's games differ from each other (``distinct_games``), and the
+    interval and the tests count that many games (``effective_games``), not the copies:
+    both sides' counts are scaled by distinct / played games (:func:`effective`). The
+    thesis's side is scaled by our session's share too: it played the same seatings
+    with the same deterministic searches, so its games repeated as ours do (an
+    assumption: its games are not in the data).
     """
-    different = distinct.set_index("session")["distinct_games"] if distinct is not None else None
+    different = distinct.set_index("session") if distinct is not None else None
     rows = thesis[(thesis["table"] == table) & (thesis["scope"] == "session")]
     if rows.empty:
         raise ValueError(f"thesis-tables.csv has no session rows for table {table!r}")
@@ -73,7 +85,13 @@ def beside_thesis(
             entry.update(games=0)
         else:
             m = mine.iloc[0]
-            low, high = wilson_interval(int(m["wins"]), int(m["games"]), confidence)
+            share = 1.0
+            if different is not None and r["session"] in different.index:
+                entry["distinct_games"] = int(different.at[r["session"], "distinct_games"])
+                share = entry["distinct_games"] / int(different.at[r["session"], "games"])
+            wins, games = effective(int(m["wins"]), int(m["games"]), share)
+            t_wins, t_games = effective(int(r["wins"]), int(r["games"]), share)
+            low, high = wilson_interval(wins, games, confidence)
             entry.update(
                 games=int(m["games"]),
                 wins=int(m["wins"]),
@@ -84,18 +102,15 @@ def beside_thesis(
                 ci_high=high,
                 depth_avg=m["depth_avg"],
                 thesis_inside=bool(low <= r["wins"] / r["games"] <= high),
-                p_exact=exact_p(int(r["wins"]), int(r["games"]), int(m["wins"]), int(m["games"])),
+                effective_games=games,
+                p_exact=exact_p(t_wins, t_games, wins, games),
             )
-            if different is not None and r["session"] in different.index:
-                entry["distinct_games"] = int(different[r["session"]])
             entry["consistent"] = entry["p_exact"] >= ALPHA
-            entry["equivalence"] = tost(
-                int(m["wins"]), int(m["games"]), int(r["wins"]), int(r["games"]),
-                margin=MARGIN, alpha=ALPHA,
-            ).verdict  # fmt: skip
+            entry["equivalence"] = tost(wins, games, t_wins, t_games, margin=MARGIN,
+                                        alpha=ALPHA).verdict  # fmt: skip
         out.append(entry)
     df = pd.DataFrame(out)
-    for col in ("games", "wins", "draws", "losses", "distinct_games"):
+    for col in ("games", "wins", "draws", "losses", "distinct_games", "effective_games"):
         if col in df:
             df[col] = df[col].astype("Int64")  # whole numbers, missing where not played
     return df
@@ -208,9 +223,10 @@ def plot_beside_thesis(df: pd.DataFrame, title: str, ours: str = "this workbench
 
 
 def _win_rate_axes(fig, ax, labels: list[str], xlabel: str, title: str, fontsize: int):
-    """The axes of a win-rate plot finished: a tick per label, rates from 0 to 1."""
+    """The axes of a win-rate plot finished: a tick per label (turned, so that long
+    agent names do not run into each other), rates from 0 to 1."""
     ax.set_xticks(range(len(labels)))
-    ax.set_xticklabels(labels, fontsize=fontsize)
+    ax.set_xticklabels(labels, fontsize=fontsize, rotation=30, ha="right", rotation_mode="anchor")
     ax.set_ylim(0, 1)
     ax.set_ylabel("win rate (share of games won)")
     ax.set_xlabel(xlabel)
