@@ -17,6 +17,7 @@ from chameleon_lab.analysis.research import (
     log_run,
     read_runs,
     recompute_beyond,
+    recompute_budgets,
     recompute_tuning,
     write_page,
 )
@@ -41,6 +42,9 @@ EXACT = {
                                  "mended_depth_median", "thesis_games", "thesis_wins"],
     "hypermax_mended_blocks": ["session", "repetition", "plain_games", "plain_wins",
                                "mended_games", "mended_wins"],
+    "budget_win_rates_improved": ["budget_ms", "agent", "games", "wins", "draws", "losses"],
+    "budget_verdicts_improved": ["source", "text", "agent", "rival", "players", "budget_ms",
+                                 "sprt", "sprt_blocks", "blocks", "games", "verdict"],
 }  # fmt: skip
 CLOSE = {
     "beyond_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
@@ -50,7 +54,10 @@ CLOSE = {
     "thesis_sessions_thesis": ["depth_avg"],
     "hypermax_mended_sessions": ["plain_ci_low", "mended_ci_high", "p_exact"],
     "hypermax_mended_blocks": [],
-}
+    "budget_win_rates_improved": ["win_rate", "ci_low", "ci_high"],
+    "budget_verdicts_improved": ["elo", "elo_low", "elo_high", "p_value", "p_holm",
+                                 "detectable_elo"],
+}  # fmt: skip
 
 
 def assert_same_tables(committed: pd.DataFrame, computed: pd.DataFrame, name: str) -> None:
@@ -269,6 +276,19 @@ def test_the_committed_hypermax_sessions_are_what_their_records_give(tmp_path):
     verdicts = mended_verdicts(tables["hypermax_mended_blocks"])
     assert list(shown["verdict"]) == list(verdicts["verdict"])
     assert len(verdicts) == 9 and (verdicts["blocks"] == 32).all()
+
+
+def test_the_committed_budget_tables_are_what_their_records_give(tmp_path):
+    """Notebook 05's research run: the win rates and every pair's verdict at every
+    budget recomputed from the committed records (no game played), and the page's
+    section written from them."""
+    run = last_run(RESEARCH, "05_time_budgets")
+    records = committed_records("budgets", tmp_path).parent  # the folder of budgets/
+    tables = recompute_budgets(run["parameters"], records)
+    assert_committed_tables(tables)
+    verdicts = tables["budget_verdicts_improved"]
+    assert len(verdicts) == 6 * len(run["parameters"]["budgets_ms"])
+    assert "## Notebook 05" in (RESEARCH / "README.md").read_text()
 
 
 def test_the_page_counts_the_tuning_runs_noisy_generations_and_shows_its_duels(tmp_path):
