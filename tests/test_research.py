@@ -161,6 +161,11 @@ def test_the_page_names_notebook_04s_sessions_whose_games_repeat(tmp_path):
     page = write_page(tmp_path).read_text()
     assert "## Notebook 04" in page
     assert "in 1 of 2 sessions (distinct games: 4-all-t10 20 of 24)" in page
+    assert "count each copy as an independent game" in page  # no effective_games here
+    cells.assign(effective_games=[20, 20, 24]).to_csv(
+        tmp_path / "data" / "table_6_8_thesis.csv", index=False
+    )
+    assert "count only that share of the games" in write_page(tmp_path).read_text()
 
 
 #: A research run small enough for the tests: three agents, two claims, two blocks.

@@ -133,7 +133,9 @@ def distinct_games(t: Tables) -> pd.DataFrame:
 def repeated_games(played: pd.DataFrame) -> str:
     """The sessions of a table of rows per session and agent (``session``, ``games``,
     ``distinct_games`` of :func:`distinct_games`) whose games repeat each other, in
-    words, with a leading space; empty when the table does not count them."""
+    words, with a leading space, and how the table's tests counted them (only the
+    distinct share where it has ``effective_games``; every copy in tables written
+    before); empty when the table does not count them."""
     if "distinct_games" not in played:
         return ""
     sessions = played.drop_duplicates("session")
@@ -147,8 +149,13 @@ def repeated_games(played: pd.DataFrame) -> str:
     listed = ", ".join(
         f"{r.session} {int(r.distinct_games)} of {int(r.games)}" for r in copied.itertuples()
     )
+    counted = (
+        "the tests count only that share of the games, on both sides (copies of a "
+        "deterministic game carry no new evidence)"
+        if "effective_games" in played  # tables since the tests count distinct games
+        else "the tests count each copy as an independent game and overstate the evidence there"
+    )
     return (
         f" Games repeated each other move for move in {len(copied)} of {len(sessions)} "
-        f"sessions (distinct games: {listed}); the tests count only that share of the "
-        "games, on both sides (copies of a deterministic game carry no new evidence)."
+        f"sessions (distinct games: {listed}); {counted}."
     )
