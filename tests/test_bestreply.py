@@ -58,13 +58,36 @@ def test_conformance_search_lines_take_both():
         assert answer["move"] in [str(m) for m in start.legal_moves]
 
 
-@settings(max_examples=20, deadline=None)
-@given(players=st.sampled_from(["RY", "RGY", "RGYB"]), seed=st.integers(0, 2**31),
-       depth=st.integers(1, 3))  # fmt: skip
-def test_both_return_the_value_of_their_definition(players, seed, depth):
-    (pos,) = D.game_positions(get_game("chameleon", players=players), 1, seed)
+#: games of two to four players, some with a colour nobody sits at (no moves, no part
+#: in a layer)
+SEATED = [("chameleon", "RY"), ("chameleon", "RGY"), ("chameleon", "RGYB"),
+          ("rolit", "RYG"), ("rolit", "RYB"), ("rolit", "YGB"), ("rolit", "RYGB")]  # fmt: skip
+
+
+@settings(max_examples=30, deadline=None)
+@given(seating=st.sampled_from(SEATED), seed=st.integers(0, 2**31), depth=st.integers(1, 3))
+def test_both_return_the_value_of_their_definition(seating, seed, depth):
+    name, players = seating
+    (pos,) = D.game_positions(get_game(name, players=players), 1, seed)
     tally = D.brs_case(pos, depth)
     assert tally.searches == 4 and not tally.mismatches, tally.mismatches[:1]
+
+
+def test_a_colour_nobody_sits_at_offers_no_reply():
+    """Rolit with red, yellow and green seated, green to move (found by the large
+    differential profile): blue, seated by nobody, has squares next to balls, but offers
+    no reply in BRS's opponents' layer; where it did, normalised BRS valued h8 at -1/6,
+    its definition at -3/19."""
+    board = [".R....G.", "YRRR.GY.", ".YRGGY..", ".YYRYR.R",
+             "GYYYRRRR", "GYYRRRRR", "YYGG.RR.", "YRGGGRR."]  # fmt: skip
+    game = get_game("rolit", players="RYG")
+    pos = game.from_json({"game": "rolit", "params": {"players": "RYG"}, "board": board,
+                          "to_move": 2})  # fmt: skip
+    tally = D.brs_case(pos, 3)
+    assert not tally.mismatches, tally.mismatches[:1]
+    result = search(pos, "brs", depth=3, normalize=True)
+    assert str(pos.legal_moves[result.index]) == "h8"
+    assert result.scores[result.index] == pytest.approx(-3 / 19)
 
 
 def test_at_depth_one_both_are_paranoid():

@@ -22,7 +22,9 @@ A game of the library has three faces:
     the players between had passed, returning who was to move (so ``pass_to(state,
     previous)`` restores the position). Best-Reply Search needs it in games of more than
     two players, where one opponent replies and the turn goes back to the root player
-    (:mod:`chameleon_lab.search.bestreply`); a game of two players never needs it.
+    (:mod:`chameleon_lab.search.bestreply`); a game of two players never needs it. A
+    player out of the game (eliminated, or a seat nobody takes) handed the turn must
+    have no moves: it takes no part in an opponents' layer.
 
   A game's parameters (a board's width, a NIM game's heaps) live in its state array,
   so the compiled functions are the same for every parameter choice.

@@ -126,7 +126,8 @@ def next_seated(side, seated):
 @njit(cache=True, inline="always")
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The legal moves into ``moves[ply]`` in square order; none once the board is
-    full."""
+    full, and none for a colour nobody sits at (handed the turn by :func:`pass_to`, it
+    is not in the game: Best-Reply Search's opponents' layer must not hear from it)."""
     b0 = _U(state[0])
     b1 = _U(state[1])
     b2 = _U(state[2])
@@ -134,7 +135,8 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     side = state[SIDE]
     taken = b0 | b1 | b2 | b3
     own = b0 if side == 0 else b1 if side == 1 else b2 if side == 2 else b3
-    mob = _ZERO if taken == _FULL else placements(own, taken)
+    out = taken == _FULL or not (state[SEATED] >> side) & 1
+    mob = _ZERO if out else placements(own, taken)
     n = 0
     while mob != _ZERO:
         moves[ply, n] = lowest_square(mob)
@@ -202,7 +204,8 @@ def player_of(state: np.ndarray) -> int:
 
 @njit(cache=True, inline="always")
 def pass_to(state: np.ndarray, player: int) -> int:
-    """Hand the turn to ``player`` (Best-Reply Search); returns who was to move."""
+    """Hand the turn to ``player`` (Best-Reply Search); returns who was to move. A
+    colour nobody sits at may be handed it and then has no moves (:func:`generate`)."""
     previous = state[SIDE]
     state[SIDE] = player
     return previous
