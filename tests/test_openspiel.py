@@ -15,6 +15,7 @@ the import's own message is checked.
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import itertools
 import pickle
@@ -80,6 +81,21 @@ def test_without_openspiel_the_import_says_how_to_install_it(monkeypatch):
     with pytest.raises(ImportError) as caught:
         importlib.import_module("chameleon_lab.interop.openspiel")
     assert INSTALL in str(caught.value)
+
+
+def test_a_game_without_a_numbering_is_refused_naming_those_with_one(monkeypatch):
+    """The numbering is the game's own (its ``register_game(..., actions=)``): a game
+    registered without one has no action space, and the message says how to add one."""
+    from chameleon_lab.games import registry
+    from chameleon_lab.interop.actions import action_space
+
+    entry = dataclasses.replace(registry.game_entry("tictactoe"), actions=None)
+    monkeypatch.setitem(registry._GAMES, "tictactoe", entry)
+    with pytest.raises(ValueError, match=r"tictactoe has no action numbering yet: pass actions= "
+                       r"to its register_game .*games with one: chameleon, connect4"):  # fmt: skip
+        action_space(get_game("tictactoe"))
+    monkeypatch.undo()
+    assert action_space(get_game("tictactoe")).size == 9
 
 
 @needs_openspiel

@@ -87,6 +87,21 @@ def test_records_are_complete_and_consistent(tmp_path):
     assert len(pd.read_parquet(paths[2])) == len(t.moves)
 
 
+def test_the_moves_table_carries_the_counters_an_algorithm_reports():
+    """MCTS's records carry its iterations (its registry entry's ``reported``): the
+    moves table holds them, its iteration budget on every MCTS move and nothing on
+    alpha-beta's; a session without MCTS has no such column."""
+    agents = {"mc": {"algorithm": "mcts", "iterations": 40}, "ab": {"algorithm": "alphabeta",
+              "depth": 1}}  # fmt: skip
+    session = Session("it", agents, budget={}, game="tictactoe", design="every")
+    moves = tables(run_session(session, workers=1, progress=False).records).moves
+    by_agent = moves.groupby("agent")["iterations"]
+    assert (by_agent.min()["mc"], by_agent.max()["mc"], by_agent.count()["ab"]) == (40, 40, 0)
+    assert by_agent.count()["mc"] == by_agent.size()["mc"] > 0
+    plain = tiny_session(design="fixed", seatings=["mx,pa,_,_"])
+    assert "iterations" not in tables(run_session(plain, workers=1, progress=False).records).moves
+
+
 def _moves(records):
     return [[m["move"] for m in r["moves"]] for r in sorted(records, key=lambda r: r["game"])]
 

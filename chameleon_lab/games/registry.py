@@ -100,6 +100,25 @@ class Game:
         return f"get_game({self.name!r}{', ' if params else ''}{params})"
 
 
+# A game's action numbering (``chameleon_lab.interop.actions``): for a built game, how
+# many action ids there are and the id of a move object of its positions, the same id
+# for the same move in every position.
+Numbering = Callable[[Game], tuple[int, Callable[[Any], int]]]
+
+
+def numbered_by_code(size: int | Callable[[Game], int], offset: int = 0) -> Numbering:
+    """The numbering of a game whose kernel's move codes are action ids already (less
+    ``offset``): ``size`` ids, fixed or of the built game (a board's width)."""
+
+    def number(move: Any) -> int:
+        return int(move.code) - offset
+
+    def numbering(game: Game) -> tuple[int, Callable[[Any], int]]:
+        return (size(game) if callable(size) else size), number
+
+    return numbering
+
+
 @dataclass(frozen=True)
 class GameEntry:
     """A registered game: name, description, parameters and builder."""
@@ -112,6 +131,9 @@ class GameEntry:
     #: the parameter naming the seats a game occupies, which a session's seating sets
     #: (Chameleon Chess's and Rolit's ``players``); None: a game seats all its players
     seats: str | None = None
+    #: its moves numbered for the OpenSpiel bridge and learning code (a function of the
+    #: built game giving the number of ids and a move's id); None: not numbered yet
+    actions: Numbering | None = None
 
 
 _GAMES: dict[str, GameEntry] = {}
@@ -125,10 +147,12 @@ def register_game(
     build: Callable[..., Game],
     doc: str = "",
     seats: str | None = None,
+    actions: Numbering | None = None,
 ) -> None:
     """Register a game (called by the game's sub-package when it is imported); ``seats``
-    names the parameter a session's seating sets (:attr:`GameEntry.seats`)."""
-    _GAMES[name] = GameEntry(name, long_name, tuple(params), build, doc, seats)
+    names the parameter a session's seating sets (:attr:`GameEntry.seats`), ``actions``
+    numbers its moves (:attr:`GameEntry.actions`)."""
+    _GAMES[name] = GameEntry(name, long_name, tuple(params), build, doc, seats, actions)
 
 
 def _load_builtins() -> None:

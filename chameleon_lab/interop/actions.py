@@ -4,7 +4,7 @@ OpenSpiel (and most reinforcement-learning interfaces) name a move by an *action
 from a fixed range, the same id for the same move in every position. Our kernels'
 move codes are such numbers for most games and are used as they are; where they are
 not (Chameleon Chess names the moving pawn by its slot in the pawn list, which is
-renumbered after a capture; NIM's codes are sparse), a numbering is built here:
+renumbered after a capture; NIM's codes are sparse), the game builds one:
 
 ==============  ======================================  ==============================
 game            action id                               how many
@@ -25,19 +25,19 @@ game            action id                               how many
                 from heap ``h``)
 ==============  ======================================  ==============================
 
-A game without an entry here has no numbering yet: :func:`action_space` says so, and
-the bridge's tests fail for it until one is added.
+Each game declares its numbering where it registers (``register_game(...,
+actions=...)``, ``Numbering`` in :mod:`chameleon_lab.games.registry`); a game without one has
+none yet: :func:`action_space` says so, and the bridge's tests fail for it until one is
+added.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from itertools import accumulate
 from typing import Any
 
-from ..games.nim import kernel as nim_kernel
-from ..games.registry import Game
+from ..games.registry import Game, game_entry, game_names
 
 
 @dataclass(frozen=True)
@@ -67,70 +67,16 @@ class ActionSpace:
         return legal[action]
 
 
-def _kernel_code(offset: int = 0) -> Callable[[Any], int]:
-    def number(move: Any) -> int:
-        return int(move.code) - offset
-
-    return number
-
-
-def _chameleon(game: Game) -> ActionSpace:
-    return ActionSpace(game, 64 * 64, lambda m: int(m.origin) * 64 + int(m.target))
-
-
-def _mnk(game: Game) -> ActionSpace:
-    return ActionSpace(game, game.params["width"] * game.params["height"], _kernel_code())
-
-
-def _tictactoe(game: Game) -> ActionSpace:
-    return ActionSpace(game, 9, _kernel_code())
-
-
-def _connect4(game: Game) -> ActionSpace:
-    return ActionSpace(game, game.params["width"], _kernel_code())
-
-
-def _othello(game: Game) -> ActionSpace:
-    return ActionSpace(game, 65, _kernel_code())
-
-
-def _rolit(game: Game) -> ActionSpace:
-    return ActionSpace(game, 64, _kernel_code())
-
-
-def _dice(game: Game) -> ActionSpace:
-    return ActionSpace(game, 6, _kernel_code(1))
-
-
-def _nim(game: Game) -> ActionSpace:
-    heaps = game.params["heaps"]
-    first = [0, *accumulate(heaps)]  # the first id of each heap
-
-    def number(move: Any) -> int:
-        heap, take = divmod(int(move.code), nim_kernel.MOVE_BASE)
-        return first[heap] + take - 1
-
-    return ActionSpace(game, max(1, sum(heaps)), number)
-
-
-_SPACES: dict[str, Callable[[Game], ActionSpace]] = {
-    "chameleon": _chameleon,
-    "tictactoe": _tictactoe,
-    "gomoku": _mnk,
-    "connect4": _connect4,
-    "othello": _othello,
-    "rolit": _rolit,
-    "dice": _dice,
-    "nim": _nim,
-}
-
-
 def action_space(game: Game) -> ActionSpace:
-    """The action ids of ``game`` (a :class:`~chameleon_lab.games.registry.Game`);
-    ``ValueError`` for a game that has no numbering yet."""
-    if game.name not in _SPACES:
+    """The action ids of ``game`` (a :class:`~chameleon_lab.games.registry.Game`), as its
+    registry entry numbers them; ``ValueError`` for a game that has no numbering yet."""
+    numbering = game_entry(game.name).actions
+    if numbering is None:
+        numbered = [n for n in game_names() if game_entry(n).actions is not None]
         raise ValueError(
-            f"{game.name} has no action numbering yet: add one to chameleon_lab/interop/"
-            f"actions.py (games with one: {', '.join(sorted(_SPACES))})"
+            f"{game.name} has no action numbering yet: pass actions= to its register_game "
+            f"(chameleon_lab.games.registry.numbered_by_code where its move codes are ids "
+            f"already; games with one: {', '.join(numbered)})"
         )
-    return _SPACES[game.name](game)
+    size, number = numbering(game)
+    return ActionSpace(game, size, number)

@@ -15,7 +15,8 @@ A record is one JSON-friendly dict (one line of a records file, see :mod:`.recor
   ``opening_plies``); ``moves``: one dict per move with the move in notation,
   the seat that made it, the number of legal moves before it (the branching factor),
   Chameleon's pawns on the board, and what the search did (``depth``, ``expanded``,
-  ``evaluated``, ``time_ms``, ``random``; MCTS also its ``iterations``);
+  ``evaluated``, ``time_ms``, ``random``, and the counters its algorithm reports: MCTS
+  its ``iterations``);
 * ``reason`` (``"winner"``, ``"draw"`` or ``"move_limit"``), ``survivors`` (the seats
   sharing the best result), ``outcomes`` per agent and ``seat_results`` per seat, as
   defined in :func:`outcomes` and :func:`seat_results`.

@@ -543,6 +543,14 @@ def _mode(record: dict[str, Any]) -> tuple[str, float | None]:
     return "mixed", None
 
 
+#: The keys of every move of a record (:mod:`.play`); a move's other keys are the
+#: counters its algorithm reports (``Algorithm.reported``: MCTS's ``iterations``), one
+#: column each in the moves table, empty for the moves of other algorithms.
+_MOVE_KEYS = frozenset(
+    ("move", "seat", "pawns", "legal", "depth", "expanded", "evaluated", "time_ms", "random")
+)
+
+
 def _rows(records: Iterable[dict[str, Any]]) -> Iterator[tuple[dict, list[dict], list[dict]]]:
     for r in records:
         session = _session_name(r)
@@ -596,7 +604,7 @@ def _rows(records: Iterable[dict[str, Any]]) -> Iterator[tuple[dict, list[dict],
                 "evaluated": m.get("evaluated"),
                 "time_ms": m.get("time_ms"),
                 "random": m.get("random", False),
-                "iterations": m.get("iterations"),  # MCTS only
+                **{k: v for k, v in m.items() if k not in _MOVE_KEYS},  # MCTS: iterations
             }
             for ply, m in enumerate(r["moves"])
         ]

@@ -3,6 +3,7 @@ registry entry (``get_game("chameleon", players="RGYB")``)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -93,6 +94,13 @@ def _full(letter: str) -> str:
     return next(c.name for c in Colour if c.name[0] == letter)
 
 
+def _actions(game: Game) -> tuple[int, Callable[[Any], int]]:
+    """A move is its origin square * 64 + its target square (squares ``row * 8 + col``,
+    row 0 the top, rank 8, as the kernel numbers them): the kernel's move code names
+    the pawn by its slot, which a capture renumbers."""
+    return 64 * 64, lambda move: int(move.origin) * 64 + int(move.target)
+
+
 register_game(
     "chameleon",
     "Chameleon Chess (Chamäleon Schach)",
@@ -100,4 +108,5 @@ register_game(
     _build,
     "Two to four players on a shrinking 8x8 board; a pawn's role depends on its field.",
     seats="players",
+    actions=_actions,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..protocol import SCORE, GameInfo, GameOps
-from ..registry import Game, Param, register_game, whole
+from ..registry import Game, Param, numbered_by_code, register_game, whole
 from . import kernel
 from .heuristics import CONNECT4_HEURISTICS, score_bound
 from .position import Connect4Position
@@ -99,4 +99,5 @@ register_game(
     "Stones dropped into columns 1..width fall to the lowest free cell; four in a row "
     "(horizontal, vertical, diagonal) wins; a full board is a draw; red (player 0) "
     "moves first. Returns are the solvers' score: the winner's stones left unplayed + 1.",
+    actions=numbered_by_code(lambda game: game.params["width"]),  # column 1 is 0
 )

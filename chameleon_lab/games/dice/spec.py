@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..protocol import WIN_LOSS, GameInfo, GameOps
-from ..registry import Game, Param, register_game, whole
+from ..registry import Game, Param, numbered_by_code, register_game, whole
 from . import kernel
 
 
@@ -58,4 +58,5 @@ register_game(
     ],
     _build,
     "Tip a die over an edge and add the face that comes up; reach the target exactly to win.",
+    actions=numbered_by_code(6, offset=1),  # the face that comes up, minus 1
 )

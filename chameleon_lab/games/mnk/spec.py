@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..protocol import WIN_LOSS, GameInfo, GameOps
-from ..registry import Game, Param, register_game, whole
+from ..registry import Game, Param, numbered_by_code, register_game, whole
 from . import kernel
 from .heuristics import GOMOKU_HEURISTICS, TICTACTOE_HEURISTICS, score_bound
 from .position import GomokuPosition, TicTacToePosition
@@ -86,12 +86,17 @@ def _build_gomoku(width: int, height: int, k: int) -> Game:
     )
 
 
+def _cells(game: Game) -> int:
+    return game.params["width"] * game.params["height"]
+
+
 register_game(
     "tictactoe",
     "TicTacToe",
     [],
     _build_tictactoe,
     "3 x 3, X moves first, three in a row wins, a full board is a draw.",
+    actions=numbered_by_code(9),  # the cell row * 3 + col, a1 = 0
 )
 
 register_game(
@@ -105,4 +110,5 @@ register_game(
     _build_gomoku,
     "Free placement on a width x height board (seed 001: 7 x 7); k or more in a row in "
     "any of the four directions wins; black moves first; a full board is a draw.",
+    actions=numbered_by_code(_cells),  # the cell row * width + col, a1 = 0
 )

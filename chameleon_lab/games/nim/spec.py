@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from itertools import accumulate
 from typing import Any
 
 import numpy as np
@@ -70,6 +72,19 @@ def _build(heaps: tuple[int, ...], misere: bool) -> Game:
     )
 
 
+def _actions(game: Game) -> tuple[int, Callable[[Any], int]]:
+    """Taking ``k`` from heap ``h`` is the objects on the heaps before ``h`` at the
+    start, plus ``k - 1``: one id for each object at the start (at least one id)."""
+    heaps = game.params["heaps"]
+    first = [0, *accumulate(heaps)]  # the first id of each heap
+
+    def number(move: Any) -> int:
+        heap, take = divmod(int(move.code), kernel.MOVE_BASE)
+        return first[heap] + take - 1
+
+    return max(1, sum(heaps)), number
+
+
 register_game(
     "nim",
     "NIM",
@@ -79,4 +94,5 @@ register_game(
     ],
     _build,
     "Players take any number of objects from one heap; the last object wins (or loses).",
+    actions=_actions,
 )

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..protocol import SCORE, GameInfo, GameOps
-from ..registry import Game, Param, register_game
+from ..registry import Game, Param, numbered_by_code, register_game
 from . import kernel
 from .heuristics import OTHELLO_HEURISTICS, score_bound
 from .position import OthelloPosition
@@ -90,4 +90,5 @@ register_game(
     _build,
     "8 x 8, black moves first; a move must flip; a player without a move passes; the game "
     "ends when neither can move; the final disc difference, empty squares to the winner.",
+    actions=numbered_by_code(65),  # the squares a1 = 0 .. h8 = 63, pass 64
 )

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..protocol import WIN_LOSS, GameInfo, GameOps
-from ..registry import Game, Param, register_game
+from ..registry import Game, Param, numbered_by_code, register_game
 from . import kernel
 from .heuristics import ROLIT_HEURISTICS, score_bound
 from .position import RolitPosition
@@ -93,4 +93,5 @@ register_game(
     "otherwise a ball goes next to any ball; the game ends on the full board; the most "
     "balls win (a shared first place is a draw).",
     seats="players",
+    actions=numbered_by_code(64),  # the squares a1 = 0 .. h8 = 63
 )
