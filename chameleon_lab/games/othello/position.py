@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import square_board as board
 from ..position import IllegalMoveError, KernelPosition
 from . import kernel as K
 
@@ -312,10 +313,6 @@ class OthelloPosition(KernelPosition):
         """An SVG picture: the green board with its discs, files a-h along the top and
         ranks 1-8 down the left side, the legal placements marked with small dots;
         ``flips=True`` writes in each dot the number of discs the move flips."""
-        cell = 40.0
-        margin = 24.0
-        side_len = 2 * margin + 8 * cell
-        scale = size / side_len
         names = self._game.info.player_names
         nb, nw = self.disc_counts()
         to_move = self.to_move
@@ -324,74 +321,26 @@ class OthelloPosition(KernelPosition):
             title = f"othello: {names[to_move]} to move" + (" (must pass)" if must_pass else "")
         else:
             title = f"othello: over, black {nb}, white {nw}"
-        parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{side_len * scale:.0f}" '
-            f'height="{side_len * scale:.0f}" viewBox="0 0 {side_len:g} {side_len:g}" '
-            'font-family="DejaVu Sans, Arial, sans-serif">',
-            f"<title>{title}</title>",
-            f'<rect x="0" y="0" width="{side_len:g}" height="{side_len:g}" fill="#f4f1e8"/>',
-            f'<rect x="{margin:g}" y="{margin:g}" width="{8 * cell:g}" height="{8 * cell:g}" '
-            'fill="#1f8a4c" stroke="#0d3d21" stroke-width="2"/>',
-        ]
-        for i in range(1, 8):
-            p = margin + i * cell
-            parts.append(
-                f'<line x1="{p:g}" y1="{margin:g}" x2="{p:g}" y2="{margin + 8 * cell:g}" '
-                'stroke="#0d3d21" stroke-width="1"/>'
-            )
-            parts.append(
-                f'<line x1="{margin:g}" y1="{p:g}" x2="{margin + 8 * cell:g}" y2="{p:g}" '
-                'stroke="#0d3d21" stroke-width="1"/>'
-            )
+        parts = board.open_board(title, size, fill="#1f8a4c", edge="#0d3d21", lines="#0d3d21")
         for r, c in ((2, 2), (2, 6), (6, 2), (6, 6)):  # the usual four marker dots
-            parts.append(
-                f'<circle cx="{margin + c * cell:g}" cy="{margin + r * cell:g}" r="3" '
-                'fill="#0d3d21"/>'
-            )
-
-        def centre(sq: int) -> tuple[float, float]:
-            r, c = divmod(sq, 8)
-            return margin + (c + 0.5) * cell, margin + (r + 0.5) * cell
-
+            x, y = board.MARGIN + c * board.CELL, board.MARGIN + r * board.CELL
+            parts.append(f'<circle cx="{x:g}" cy="{y:g}" r="3" fill="#0d3d21"/>')
         for r, row in enumerate(self.grid()):
             for c, v in enumerate(row):
                 if v:
-                    x, y = centre(r * 8 + c)
                     fill, edge = ("#111", "#000") if v == 1 else ("#f6f6f2", "#555")
-                    parts.append(
-                        f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.42:g}" fill="{fill}" '
-                        f'stroke="{edge}" stroke-width="1"/>'
-                    )
+                    parts.append(board.piece(r * 8 + c, fill, edge))
         counts = self.flip_counts() if flips else {}
         dot = "#111" if self.side == 0 else "#f6f6f2"
         ink = "#f6f6f2" if self.side == 0 else "#111"
         for code in self._kernel_moves():
             if code == K.PASS:
                 continue
-            x, y = centre(int(code))
+            parts.append(board.mark(int(code), 0.2 if flips else 0.1, dot, 0.6))
             if flips:
-                parts.append(
-                    f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.2:g}" fill="{dot}" '
-                    'opacity="0.6" class="legal"/>'
-                )
+                x, y = board.centre(int(code))
                 parts.append(
                     f'<text x="{x:g}" y="{y + 4:g}" font-size="11" text-anchor="middle" '
                     f'fill="{ink}">{counts[square_name(int(code))]}</text>'
                 )
-            else:
-                parts.append(
-                    f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.1:g}" fill="{dot}" '
-                    'opacity="0.6" class="legal"/>'
-                )
-        for i in range(8):
-            mid = margin + (i + 0.5) * cell
-            parts.append(
-                f'<text x="{mid:g}" y="{margin - 8:g}" font-size="13" text-anchor="middle" '
-                f'fill="#333">{chr(ord("a") + i)}</text>'
-            )
-            parts.append(
-                f'<text x="{margin - 8:g}" y="{mid + 4.5:g}" font-size="13" '
-                f'text-anchor="middle" fill="#333">{i + 1}</text>'
-            )
-        parts.append("</svg>")
-        return "\n".join(parts)
+        return board.close_board(parts)

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .. import square_board as board
 from ..othello.kernel import CENTRE, board_bits
 from ..othello.position import MOVE_RE, connected, square_name, squares_of
 from ..position import IllegalMoveError, KernelPosition
@@ -226,9 +227,6 @@ class RolitPosition(KernelPosition):
         """An SVG picture: the board with its balls, files a-h along the top and ranks
         1-8 down the left, the legal moves marked with small dots of the mover's
         colour."""
-        cell, margin = 40.0, 24.0
-        side_len = 2 * margin + 8 * cell
-        scale = size / side_len
         counts = ", ".join(
             f"{K.COLOURS[c]} {k}"
             for c, k in enumerate(self.ball_counts())
@@ -236,50 +234,9 @@ class RolitPosition(KernelPosition):
         )
         to_move = self.to_move
         title = f"rolit: {K.COLOURS[to_move]} to move" if to_move >= 0 else f"rolit: over, {counts}"
-        parts = [
-            f'<svg xmlns="http://www.w3.org/2000/svg" width="{side_len * scale:.0f}" '
-            f'height="{side_len * scale:.0f}" viewBox="0 0 {side_len:g} {side_len:g}" '
-            'font-family="DejaVu Sans, Arial, sans-serif">',
-            f"<title>{title}</title>",
-            f'<rect x="0" y="0" width="{side_len:g}" height="{side_len:g}" fill="#f4f1e8"/>',
-            f'<rect x="{margin:g}" y="{margin:g}" width="{8 * cell:g}" height="{8 * cell:g}" '
-            'fill="#e8e2d0" stroke="#555" stroke-width="2"/>',
-        ]
-        for i in range(1, 8):
-            p = margin + i * cell
-            parts.append(
-                f'<line x1="{p:g}" y1="{margin:g}" x2="{p:g}" '
-                f'y2="{margin + 8 * cell:g}" stroke="#999" stroke-width="1"/>'
-            )
-            parts.append(
-                f'<line x1="{margin:g}" y1="{p:g}" x2="{margin + 8 * cell:g}" '
-                f'y2="{p:g}" stroke="#999" stroke-width="1"/>'
-            )
+        parts = board.open_board(title, size, fill="#e8e2d0", edge="#555", lines="#999")
         for r, row in enumerate(self.grid()):
-            for c, v in enumerate(row):
-                if v:
-                    x, y = margin + (c + 0.5) * cell, margin + (r + 0.5) * cell
-                    parts.append(
-                        f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.42:g}" '
-                        f'fill="{_FILL[v - 1]}" stroke="#333" stroke-width="1"/>'
-                    )
+            parts += [board.piece(r * 8 + c, _FILL[v - 1], "#333") for c, v in enumerate(row) if v]
         if to_move >= 0:
-            for code in self._kernel_moves():
-                r, c = divmod(int(code), 8)
-                x, y = margin + (c + 0.5) * cell, margin + (r + 0.5) * cell
-                parts.append(
-                    f'<circle cx="{x:g}" cy="{y:g}" r="{cell * 0.1:g}" '
-                    f'fill="{_FILL[to_move]}" opacity="0.8" class="legal"/>'
-                )
-        for i in range(8):
-            mid = margin + (i + 0.5) * cell
-            parts.append(
-                f'<text x="{mid:g}" y="{margin - 8:g}" font-size="13" '
-                f'text-anchor="middle" fill="#333">{chr(ord("a") + i)}</text>'
-            )
-            parts.append(
-                f'<text x="{margin - 8:g}" y="{mid + 4.5:g}" font-size="13" '
-                f'text-anchor="middle" fill="#333">{i + 1}</text>'
-            )
-        parts.append("</svg>")
-        return "\n".join(parts)
+            parts += [board.mark(int(m), 0.1, _FILL[to_move], 0.8) for m in self._kernel_moves()]
+        return board.close_board(parts)
