@@ -1,0 +1,167 @@
+"""TD-Leaf(lambda)'s update (:mod:`chameleon_lab.analysis.tdleaf`) against what theory
+says it is: at lambda = 1 a gradient step on the squared distance of every leaf's value
+to the result (the gradient taken numerically from the loss written out), at lambda = 0
+each leaf moved toward the next leaf's value (a loop over the plies), in general the
+discounted sums of the differences written as a double loop; and a step worked by hand."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.extra.numpy import arrays
+
+from chameleon_lab.analysis.tdleaf import (
+    TDLeafSpec,
+    discounted_sums,
+    feature_functions,
+    features_of_position,
+    leaf_of,
+    td_leaf_step,
+    train,
+)
+from chameleon_lab.games import get_game
+from chameleon_lab.games.weighted import weighted_heuristic
+from chameleon_lab.search import differential as D
+from chameleon_lab.search.api import search
+
+FINITE = st.floats(-3.0, 3.0, allow_nan=False)
+
+
+@st.composite
+def games(draw):
+    """A game's leaf features (2 to 12 positions, 1 to 4 features), weights, result."""
+    n, f = draw(st.integers(1, 12)), draw(st.integers(1, 4))
+    phi = draw(arrays(float, (n, f), elements=FINITE))
+    w = draw(arrays(float, (f,), elements=st.floats(-1.0, 1.0)))
+    result = draw(st.sampled_from([-1.0, 0.0, 1.0]))
+    return phi, w, result
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=games(), beta=st.floats(0.1, 2.0))
+def test_lambda_one_is_a_gradient_step_toward_the_result(game, beta):
+    phi, w, result = game
+
+    def loss(weights):
+        return 0.5 * np.sum((result - np.tanh(beta * phi @ weights)) ** 2)
+
+    h = 1e-6
+    grad = np.array([(loss(w + h * e) - loss(w - h * e)) / (2 * h) for e in np.eye(len(w))])
+    step = td_leaf_step(phi, result, w, alpha=0.1, lam=1.0, beta=beta) - w
+    np.testing.assert_allclose(step, -0.1 * grad, atol=1e-6)
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=games(), beta=st.floats(0.1, 2.0))
+def test_lambda_zero_moves_each_leaf_toward_the_next(game, beta):
+    phi, w, result = game
+    values = [np.tanh(beta * row @ w) for row in phi] + [result]
+    expected = np.zeros_like(w)
+    for t, row in enumerate(phi):
+        expected += beta * (1 - values[t] ** 2) * row * (values[t + 1] - values[t])
+    step = td_leaf_step(phi, result, w, alpha=0.5, lam=0.0, beta=beta) - w
+    np.testing.assert_allclose(step, 0.5 * expected, atol=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(d=arrays(float, st.integers(0, 20), elements=FINITE), lam=st.floats(0.0, 1.0))
+def test_discounted_sums_are_the_sums_written_out(d, lam):
+    expected = [sum(lam ** (j - t) * d[j] for j in range(t, len(d))) for t in range(len(d))]
+    np.testing.assert_allclose(discounted_sums(d, lam), expected, atol=1e-9)
+
+
+def test_one_step_worked_by_hand():
+    # two positions, one feature (0, then 1), weight 0.5, beta 1, result 1: values
+    # v0 = tanh(0) = 0, v1 = tanh(0.5); differences d0 = v1, d1 = 1 - v1; lambda 0.5:
+    # e0 = d0 + 0.5 d1, e1 = d1; gradients (1 - v^2) phi: 0 and 1 - v1^2
+    phi = np.array([[0.0], [1.0]])
+    w = np.array([0.5])
+    v1 = np.tanh(0.5)
+    e0, e1 = v1 + 0.5 * (1 - v1), 1 - v1
+    expected = 0.5 + 0.1 * (0.0 * e0 + (1 - v1**2) * 1.0 * e1)
+    assert td_leaf_step(phi, 1.0, w, alpha=0.1, lam=0.5, beta=1.0)[0] == pytest.approx(expected)
+
+
+@pytest.mark.parametrize(
+    "phi, result, message",
+    [
+        (np.zeros((3, 2)), 0.0, r"one row of 1 features per position, got shape \(3, 2\)"),
+        (np.zeros(3), 0.0, r"got shape \(3,\)"),
+        (np.zeros((3, 1)), 2.0, r"result must be in \[-1, 1\].*got 2.0"),
+    ],
+)
+def test_bad_input_is_refused_saying_what_would_be_right(phi, result, message):
+    with pytest.raises(ValueError, match=message):
+        td_leaf_step(phi, result, np.zeros(1), alpha=0.1, lam=0.5, beta=1.0)
+
+
+# ------------------------------------------------------------------ self-play, training
+def test_the_leaf_of_the_line_is_what_the_search_valued():
+    """Theory: alpha-beta's value is the heuristic of its principal variation's leaf;
+    for a weighted heuristic of two players that is the mover's weighted features less
+    the other's, so the leaf ``leaf_of`` replays and the features it reads give the
+    search's value again."""
+    weights = {"stones": 1.0, "pairs": 2.0, "triples": 7.0}
+    name = weighted_heuristic("connect4", weights).name
+    functions = feature_functions("connect4", ("stones", "pairs", "triples"))
+    w = np.array(list(weights.values()))
+    checked = 0
+    for pos in D.game_positions(get_game("connect4"), 16, seed=4):
+        result = search(pos, "alphabeta", depth=3, heuristic=name)
+        leaf = leaf_of(pos, result.pv)
+        assert len(result.pv) <= 3
+        if leaf.is_over:
+            continue
+        sign = 1.0 if pos.to_move == 0 else -1.0
+        value = sign * features_of_position(leaf, functions) @ w
+        assert result.scores[result.index] == pytest.approx(value)
+        checked += 1
+    assert checked >= 6
+
+
+def test_a_run_resumed_from_its_checkpoint_is_the_run_without_a_break(tmp_path):
+    spec = TDLeafSpec(game="connect4", depth=1, games=4, batch=2, seed=3)
+    whole = train(spec, tmp_path / "whole.json", progress=False)
+    part = tmp_path / "part.json"
+    first = train(TDLeafSpec(**{**spec.to_dict(), "games": 2}), None, progress=False)
+    train(spec, part, progress=False)  # the whole run, checkpointed ...
+    data = json.loads(part.read_text())
+    data["batches"] = data["batches"][:1]  # ... cut back to its first batch, as if killed
+    part.write_text(json.dumps(data))
+    resumed = train(spec, part, progress=False)
+    pd.testing.assert_frame_equal(resumed, whole)
+    pd.testing.assert_frame_equal(first, whole.iloc[:2])
+    assert list(whole["games"]) == [0, 2, 4]
+    assert list(whole.iloc[0][["stones", "pairs", "triples"]]) == [1.0, 1.0, 1.0]
+    assert data["versions"]["numba"] and data["spec"]["seed"] == 3
+    assert (whole[["stones", "pairs", "triples"]].to_numpy() >= 0).all()
+
+
+def test_a_checkpoint_of_another_run_is_refused_naming_both(tmp_path):
+    path = tmp_path / "run.json"
+    train(TDLeafSpec(game="connect4", depth=1, games=1, batch=1), path, progress=False)
+    with pytest.raises(ValueError, match=r"holds another training run .*'seed': 0.*'seed': 5"):
+        train(TDLeafSpec(game="connect4", depth=1, games=1, batch=1, seed=5), path)
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"game": "chameleon"}, "two-player games; chameleon seats 4"),
+        ({"game": "nim"}, "nim has no weighted heuristic; games with one"),
+        ({"start": (1.0, -1.0, 0.0)}, r"start must be 3 weights >= 0, not all 0 \(stones"),
+        ({"features": ("stones", "kings")}, "kings"),
+        ({"lam": 1.5}, r"lam in \[0, 1\]"),
+        ({"alpha": 0}, "alpha and beta must be finite and above 0"),
+        ({"batch": 0}, "batch must be a whole number >= 1, got 0"),
+        ({"depth": True}, "depth must be a whole number >= 1, got True"),
+    ],
+)
+def test_bad_runs_are_refused_saying_what_would_be_right(change, message):
+    with pytest.raises(ValueError, match=message):
+        TDLeafSpec(**{"game": "connect4", **change})
