@@ -90,6 +90,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "batch": 2,
         },
         "11_hypermax": {"positions": 200, "depths": [2, 3, 4], "session_budgets_ms": [10]},
+        "13_self_learning": {"games": 20, "batch": 10, "positions": 60, "max_blocks": 4},
     },
     "full": {
         "00_explore_heuristics": {
@@ -170,6 +171,13 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "depths": [2, 3, 4, 5],
             "cause_limit": 100,
             "session_budgets_ms": [10, 100, 1000],
+        },
+        "13_self_learning": {
+            "games": 400,
+            "batch": 20,
+            "positions": 400,
+            "max_blocks": 200,
+            "duel_batch": 8,
         },
     },
 }

@@ -37,6 +37,7 @@ NOTEBOOKS = (
     "09_beyond_the_thesis",
     "10_tuning",
     "11_hypermax",
+    "13_self_learning",
 )
 SOURCES = ("legacy", "thesis", "improved")
 #: The thesis's four searches, which the profiles of notebook 05 play (its thesis

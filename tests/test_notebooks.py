@@ -34,6 +34,16 @@ ROOT = Path(__file__).resolve().parents[1]
 PAPERMILL = str(Path(sys.executable).with_name("papermill"))
 
 TINY = {
+    "13_self_learning": {
+        "games": 2,
+        "batch": 1,
+        "depth": 1,
+        "positions": 8,
+        "position_plies": [14, 24],
+        "resamples": 49,
+        "max_blocks": 2,
+        "workers": 1,
+    },
     "11_hypermax": {
         "positions": 4,
         "depths": [2, 3],
@@ -109,6 +119,10 @@ TINY = {
 #: budget's sessions show it as well as two, at half the games.
 RECORDS_ONLY = {"05_time_budgets": {"budgets_ms": [1]}}
 PROMISED = {
+    "13_self_learning": (
+        ["learning_curve", "learning_accuracy"],
+        ["learning_curve", "learning_accuracy", "learning_accuracy_versus", "learning_verdicts"],
+    ),
     "11_hypermax": (
         [
             "hypermax_departures",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -461,5 +462,46 @@ def plot_causes(causes: pd.DataFrame) -> Any:
     axes[0][-1].legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.suptitle("Why Hypermax departs from MaxN: the cause at the first node that differs",
                  fontsize=10)  # fmt: skip
+    fig.tight_layout()
+    return fig
+
+
+def plot_learning_curve(table: pd.DataFrame, features: Sequence[str]) -> Any:
+    """TD-Leaf's weights after each batch of self-play games
+    (:func:`.tdleaf.train` rows), the start weights at 0 games, one line per feature."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 3.6))
+    for f in features:
+        ax.plot(table["games"], table[f], marker="o", label=f)
+    ax.set_xlabel("self-play games")
+    ax.set_ylabel("weight")
+    ax.set_xlim(left=0)
+    ax.legend(fontsize=8)
+    ax.set_title("TD-Leaf(λ): the weights as the games go on", fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_accuracy(table: pd.DataFrame) -> Any:
+    """How well each heuristic orders solved positions (:func:`.accuracy.accuracy`
+    rows): the won-over-lost share and the rank correlation with the exact values, each
+    with its 95 % bootstrap interval."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(8.4, 1.6 + 0.45 * len(table)), sharey=True)
+    y = np.arange(len(table))
+    for ax, column, label, chance in (
+        (axes[0], "won_over_lost", "a won position above a lost one", 0.5),
+        (axes[1], "spearman", "rank correlation with the exact value", 0.0),
+    ):
+        err = [table[column] - table[f"{column}_low"], table[f"{column}_high"] - table[column]]
+        ax.errorbar(table[column], y, xerr=err, fmt="o", capsize=3)
+        ax.axvline(chance, color="0.5", linewidth=0.8)
+        ax.set_xlabel(label, fontsize=9)
+    axes[0].set_yticks(y, table["heuristic"])
+    axes[0].invert_yaxis()
+    n = int(table[["won", "drawn", "lost"]].iloc[0].sum())
+    fig.suptitle(f"Static values on {n} solved positions (95 % bootstrap intervals)", fontsize=10)
     fig.tight_layout()
     return fig

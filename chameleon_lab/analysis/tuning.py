@@ -595,9 +595,12 @@ def decide(
     max_blocks: int = 2,
     opening_plies: int = 4,
     seed: int = 0,
+    label: str = "tuned",
     **run: Any,
 ) -> tuple[Tables, pd.DataFrame]:
-    """``heuristic`` (the tuned one) against ``opponent`` head to head, the same search
+    """``heuristic`` (the tuned one, ``label`` in the records and the claim: "the
+    ``label`` heuristic is stronger than ``opponent``") against ``opponent`` head to
+    head, the same search
     both sides, once per budget of ``budgets`` (``{"depth": 2}``: equal depth,
     ``{"time_ms": 10}``: equal time, where a heuristic that costs more searches less
     deep): balanced blocks of distinct openings at ``players`` seats, played until the
@@ -610,21 +613,24 @@ def decide(
     registry.get(opponent)  # a known heuristic, or ValueError naming the valid ones
     if isinstance(budgets, Mapping) or not budgets:
         raise ValueError(f"budgets must be a list like [{{'depth': 2}}], got {budgets!r}")
-    claim = Claim("tuning", f"the tuned heuristic is stronger than {opponent}", "tuned", opponent)
+    if not isinstance(label, str) or not label or label == opponent:
+        raise ValueError(f"label must be a name other than the opponent's, got {label!r}")
+    text = f"the {label} heuristic is stronger than {opponent}"
+    claim = Claim("tuning" if label == "tuned" else label, text, label, opponent)
     parts, rows = [], []
     for budget in budgets:
         agents = {
-            "tuned": {"algorithm": algorithm, "heuristic": own.name, **budget},
+            label: {"algorithm": algorithm, "heuristic": own.name, **budget},
             opponent: {"algorithm": algorithm, "heuristic": opponent, **budget},
         }
         session = duel_session(
-            "tuned", opponent, agents, players=players, budget_ms=None,
+            label, opponent, agents, players=players, budget_ms=None,
             opening_plies=opening_plies, seed=seed, game=game,
         )  # fmt: skip
         t, result = run_duel(session, records, sprt=sprt, batch=batch, max_blocks=max_blocks, **run)
-        label = ", ".join(f"{v:g} ms" if k == "time_ms" else f"{k} {v}" for k, v in budget.items())
+        said = ", ".join(f"{v:g} ms" if k == "time_ms" else f"{k} {v}" for k, v in budget.items())
         parts.append(t)
-        rows.append(duel_row(claim, players, budget.get("time_ms"), label, t, result))
+        rows.append(duel_row(claim, players, budget.get("time_ms"), said, t, result))
     return concat_tables(parts), pd.DataFrame(rows)
 
 
