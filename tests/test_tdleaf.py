@@ -24,6 +24,7 @@ from chameleon_lab.analysis.tdleaf import (
     td_leaf_step,
     train,
 )
+from chameleon_lab.cli import main
 from chameleon_lab.games import get_game
 from chameleon_lab.games.weighted import weighted_heuristic
 from chameleon_lab.search import differential as D
@@ -165,3 +166,36 @@ def test_a_checkpoint_of_another_run_is_refused_naming_both(tmp_path):
 def test_bad_runs_are_refused_saying_what_would_be_right(change, message):
     with pytest.raises(ValueError, match=message):
         TDLeafSpec(**{"game": "connect4", **change})
+
+
+def test_the_cli_learns_resumes_and_names_a_heuristic_a_session_plays(tmp_path, capsys):
+    """``chameleon-lab learn`` prints the weights and, last, the ``weights:`` name; a
+    second call on its checkpoint plays nothing and prints the same; the name plays in
+    a session of the CLI's tournament command like any heuristic."""
+    argv = ["learn", "--games", "2", "--batch", "1", "--depth", "1", "--start", "1", "2", "7",
+            "--checkpoint", str(tmp_path / "run.json"), "--quiet"]  # fmt: skip
+    assert main(argv) == 0
+    first = capsys.readouterr().out.splitlines()
+    assert main(argv) == 0
+    assert capsys.readouterr().out.splitlines() == first
+    name = first[-1]
+    assert name.startswith("weights:stones=") and len(first) == 5  # header, 0, 1, 2 games
+    session = {
+        "name": "learned",
+        "game": "connect4",
+        "design": "every",
+        "budget": {"depth": 1},
+        "agents": {"learned": {"algorithm": "alphabeta", "heuristic": name},
+                   "hand": {"algorithm": "alphabeta", "heuristic": "weighted_lines"}},
+    }  # fmt: skip
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps(session))
+    out = tmp_path / "records.jsonl"
+    assert main(["tournament", str(path), "--out", str(out), "--workers", "1", "--quiet"]) == 0
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 2 and records[0]["agents"]["learned"]["heuristic"] == name
+
+
+def test_the_cli_refuses_a_bad_run_with_status_2(capsys):
+    assert main(["learn", "--game", "chameleon", "--quiet"]) == 2
+    assert "two-player games; chameleon seats 4" in capsys.readouterr().err

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -37,6 +39,7 @@ from chameleon_lab.games.weighted import (
     weighted_heuristic,
     weighted_name,
 )
+from chameleon_lab.search import differential as D
 
 POSITIONS = random_positions(300, seed=32, max_moves=80)
 
@@ -180,6 +183,45 @@ def quadratic(x: np.ndarray, generation: int) -> list[float]:
 
 
 SPEC = TuningSpec(popsize=8, generations=30, sigma0=0.3, seed=3)
+
+
+def test_a_weights_name_is_the_weighted_heuristic_in_any_process() -> None:
+    """``weights:stones=1,pairs=2,triples=7`` is ``weighted_lines`` (the same weights):
+    the same value and move at every position; its agent's recorded parameters make the
+    same agent in a fresh interpreter, which has registered nothing."""
+    spec = "weights:stones=1,pairs=2,triples=7"
+    named = Agent("alphabeta", game="connect4", heuristic=spec, depth=3)
+    plain = Agent("alphabeta", game="connect4", heuristic="weighted_lines", depth=3)
+    assert named.heuristic == "weights:stones=1.0,pairs=2.0,triples=7.0"  # canonical
+    game = get_game("connect4")
+    for pos in D.game_positions(game, 6, seed=2):
+        a, b = named.choose(pos), plain.choose(pos)
+        assert a.move == b.move and a.pv == b.pv
+        np.testing.assert_array_equal(a.scores, b.scores)
+    params = json.dumps(named.params())
+    script = (
+        "import json; from chameleon_lab.agents import agent_from_params; "
+        f"a = agent_from_params(json.loads({params!r})); print(a.heuristic, a.heuristic_code)"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=300, check=True)  # fmt: skip
+    assert done.stdout.split() == [named.heuristic, named.heuristic_code]
+
+
+@pytest.mark.parametrize(
+    "name, match",
+    [
+        ("weights:", r"has the form weights:stones=<number>,pairs=<number>,triples=<number>"),
+        ("weights:stones=x", r"'stones=x' in 'weights:stones=x': each part is feature=number"),
+        ("weights:stones=1,stones=2", "each part is feature=number, once"),
+        ("weights:kings=1", "connect4 has no feature 'kings'; its features: stones"),
+        ("weights:stones=-1", "the weight of stones must be a finite number >= 0, got -1.0"),
+        ("weights:stones=nan", "the weight of stones must be a finite number"),
+    ],
+)
+def test_bad_weights_names_say_what_would_be_right(name: str, match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        Agent("alphabeta", game="connect4", heuristic=name, depth=1)
 
 
 def test_cma_es_finds_the_optimum_of_a_quadratic_and_repeats_itself() -> None:

@@ -2,7 +2,7 @@
 
 The package holds the parser and entry point here (:func:`build_parser`, :func:`main`),
 the shared argument types in ``options``, and one module per command group (``bench``;
-``tournament``, ``games``, ``summary``, ``replay``; ``check``; ``notebooks``;
+``tournament``, ``games``, ``summary``, ``replay``; ``check``; ``learn``; ``notebooks``;
 ``reference`` and ``book``; ``demo``), each with its ``cmd_*`` functions and the
 ``add_parsers`` that registers its sub-commands.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import bench, check, demo, notebooks, reference, tournament
+from . import bench, check, demo, learn, notebooks, reference, tournament
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -23,7 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     # in this order in --help
-    for group in (bench, tournament, check, notebooks, reference, demo):
+    for group in (bench, tournament, check, learn, notebooks, reference, demo):
         group.add_parsers(sub)
     return parser
 

@@ -20,12 +20,19 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+
+#: Names a registry builds on first use, by their prefix, and the function that builds
+#: them (``module:function``, taking the game's name and the name): ``weights:`` names a
+#: weighted heuristic by its weights. Named by reference, as the search registry names
+#: its entries' code, since the module that builds them imports this one.
+BUILT_ON_USE = {"weights:": "chameleon_lab.games.weighted:spec_heuristic"}
 
 
 @njit(cache=True, inline="always")  # inlined into the searches' leaves: no reference counts
@@ -206,8 +213,11 @@ class HeuristicRegistry:
     def get(self, name_or_function: str | Callable | Heuristic | None = None) -> Heuristic:
         """The heuristic of a name (``None``: the game's default) or a compiled function.
 
-        An unregistered function is accepted as it is, named by its function name.
-        An unknown name raises ``ValueError`` listing the valid ones.
+        An unregistered function is accepted as it is, named by its function name. A
+        name ``weights:feature=number,...`` is a weighted heuristic of the game's
+        features, built and registered on first use
+        (:func:`~chameleon_lab.games.weighted.spec_heuristic`). An unknown name raises
+        ``ValueError`` listing the valid ones.
         """
         if name_or_function is None:
             name_or_function = self.default
@@ -228,6 +238,11 @@ class HeuristicRegistry:
             return Heuristic(name, fn, inspect.getdoc(fn.py_func) or "", False, fingerprint(fn))
         key = name_or_function.strip().lower()
         key = self._aliases.get(key, key).lower()
+        for prefix, reference in BUILT_ON_USE.items():
+            if key not in self._items and key.startswith(prefix):
+                module, _, function = reference.partition(":")
+                build = getattr(importlib.import_module(module), function)
+                return build(self.game, name_or_function)
         if key not in self._items:
             raise ValueError(
                 f"unknown heuristic {name_or_function!r} for {self.game}; "

@@ -149,3 +149,44 @@ def weights_of(game: str, vector: object, features: tuple[str, ...]) -> dict[str
             f"{len(features)} weights expected ({', '.join(features)}), got {len(values)}"
         )
     return check_weights(game, dict(zip(features, values, strict=True)))
+
+
+#: A heuristic name of the form ``weights:stones=1,pairs=2,triples=7`` names a weighted
+#: heuristic by its weights, so that any process (a worker, the CLI, a resumed session)
+#: can build it from the name alone (:func:`spec_heuristic`).
+SPEC_PREFIX = "weights:"
+
+
+def weights_spec(game: str, weights: Mapping[str, float]) -> str:
+    """The canonical ``weights:`` name of ``weights``: every feature of ``game`` in its
+    order with its weight written exactly (``repr``), 0 included."""
+    full = check_weights(game, weights)
+    return SPEC_PREFIX + ",".join(f"{f}={w!r}" for f, w in full.items())
+
+
+def parse_weights_spec(game: str, text: str) -> dict[str, float]:
+    """The weights a ``weights:`` name gives (features left out weigh 0); ``ValueError``
+    saying what is wrong, with the form that would be right."""
+    form = SPEC_PREFIX + ",".join(f"{f}=<number>" for f in features_of(game))
+    text = str(text).strip()
+    body = text[len(SPEC_PREFIX) :] if text.lower().startswith(SPEC_PREFIX) else ""
+    if not body:
+        raise ValueError(f"a weights name has the form {form}, got {text!r}")
+    weights: dict[str, float] = {}
+    for part in body.split(","):
+        feature, sep, value = part.partition("=")
+        try:
+            number = float(value)
+        except ValueError:
+            number = None
+        if not sep or number is None or feature.strip() in weights:
+            raise ValueError(f"{part!r} in {text!r}: each part is feature=number, once ({form})")
+        weights[feature.strip()] = number
+    return check_weights(game, weights)
+
+
+def spec_heuristic(game: str, text: str) -> Heuristic:
+    """The weighted heuristic a ``weights:`` name gives, registered with ``game`` under
+    the canonical form of that name (:func:`weights_spec`)."""
+    weights = parse_weights_spec(game, text)
+    return weighted_heuristic(game, weights, name=weights_spec(game, weights))
