@@ -193,6 +193,7 @@ RESEARCH_NOTEBOOKS = (
     "09_beyond_the_thesis",
     "10_tuning",
     "11_hypermax",
+    "13_self_learning",
 )
 PROFILES["research"] = {name: dict(PROFILES["full"][name]) for name in RESEARCH_NOTEBOOKS}
 PROFILES["research"]["09_beyond_the_thesis"].update(blocks=8, max_blocks=200, batch=8)

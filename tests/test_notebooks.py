@@ -332,7 +332,7 @@ def test_the_batch_refuses_unknown_profiles_and_notebooks(capsys):
     assert main(["notebooks", "run", "--profile", "research", "--only", "01_game"]) == 2
     assert (
         "the research profile has no notebook 01_game; its notebooks: 04_thesis_tables, "
-        "05_time_budgets, 09_beyond_the_thesis, 10_tuning, 11_hypermax"
+        "05_time_budgets, 09_beyond_the_thesis, 10_tuning, 11_hypermax, 13_self_learning"
     ) in capsys.readouterr().err
     assert main(["notebooks", "run", "--only", "99_nothing", "--quiet"]) == 2
     assert (

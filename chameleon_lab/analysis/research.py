@@ -181,6 +181,60 @@ def recompute_tuning(
     }
 
 
+def recompute_learning(
+    parameters: dict[str, Any], records_dir: str | Path
+) -> dict[str, pd.DataFrame]:
+    """Notebook 13's tables recomputed for a run with ``parameters`` from its training
+    checkpoint and duel records in ``records_dir`` (the folder holding ``learning/``),
+    playing no game: the learning curve from the checkpoint (``ValueError`` if it lacks
+    games), the solved positions solved again (the solver is exact), the duel from its
+    records."""
+    from ..games.weighted import weighted_heuristic
+    from ..tournament import records_only
+    from .accuracy import accuracy, compare, solved_positions
+    from .headtohead import claim_verdicts
+    from .sequential import SPRT
+    from .tdleaf import TDLeafSpec, train
+    from .tuning import decide
+
+    q = parameters
+    spec = TDLeafSpec(
+        game=q["game"], features=tuple(q["features"]), start=tuple(q["start"]),
+        depth=q["depth"], games=q["games"], batch=q["batch"], alpha=q["step"], lam=q["lam"],
+        beta=q["squash"], opening_plies=q["opening_plies"], seed=q["seed"],
+    )  # fmt: skip
+    records = Path(records_dir) / "learning"
+    checkpoint = records / f"tdleaf-{spec.fingerprint}.json"
+    done = json.loads(checkpoint.read_text())["batches"] if checkpoint.exists() else []
+    if not done or done[-1]["games"] != spec.games:
+        raise ValueError(f"{checkpoint} does not hold the run's {spec.games} games")
+    curve = train(spec, checkpoint, progress=False)
+    weights = dict(zip(spec.features, curve.iloc[-1][list(spec.features)], strict=True))
+    learned = weighted_heuristic(spec.game, weights)
+    solved = solved_positions(spec.game, q["positions"], plies=tuple(q["position_plies"]),
+                              seed=q["seed"] + 1)  # fmt: skip
+    opponent, level, resamples = q["opponent"], q["alpha"], q["resamples"]
+    tables = {
+        "learning_curve": curve,
+        "learning_accuracy": accuracy(
+            solved, [learned.name, opponent], resamples=resamples, seed=q["seed"]
+        ),
+        "learning_accuracy_versus": compare(
+            solved, learned.name, opponent, alpha=level, resamples=resamples, seed=q["seed"]
+        ),
+    }
+    with records_only():
+        _, duels = decide(
+            learned.name, opponent, [{"depth": spec.depth}], records, game=spec.game,
+            algorithm="alphabeta", players=2,
+            sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=level, beta=q["beta"]),
+            batch=q["duel_batch"], max_blocks=q["max_blocks"],
+            opening_plies=spec.opening_plies, seed=spec.seed, label="learned", workers=1,
+        )  # fmt: skip
+    tables["learning_verdicts"] = claim_verdicts(duels, alpha=level, seed=q["seed"])
+    return tables
+
+
 def _elo(row: pd.Series) -> str:
     if np.isnan(row["elo_low"]):
         return f"{row['elo']:+.0f} (no interval)"
@@ -301,6 +355,35 @@ def _section_tuning(data: Path) -> list[str]:
             "",
         ]
     return lines + _verdict_lines(verdicts)
+
+
+def _section_learning(data: Path) -> list[str]:
+    """Notebook 13: weights learned by TD-Leaf against the hand-made ones, on solved
+    positions and head to head."""
+    path = data / "learning_verdicts.csv"
+    if not path.exists():
+        return []
+    curve = pd.read_csv(data / "learning_curve.csv")
+    versus = pd.read_csv(data / "learning_accuracy_versus.csv")
+    table = pd.read_csv(data / "learning_accuracy.csv")
+    features = [c for c in curve.columns if c not in ("games", "heuristic", "mean_result")]
+    first, last = curve.iloc[0], curve.iloc[-1]
+    moved = ", ".join(f"{f} {first[f]:g} -> {last[f]:.3g}" for f in features)
+    lines = [
+        "## Notebook 13: weights learned by self-play against the hand-made ones",
+        "",
+        f"TD-Leaf(lambda) from the hand-made weights, {int(last['games'])} games of "
+        f"self-play: {moved}. On {int(table[['won', 'drawn', 'lost']].iloc[0].sum())} "
+        "positions solved exactly (won-over-lost: how often a won position is valued "
+        "above a lost one; spearman: rank correlation with the exact values; paired "
+        "bootstrap, Bonferroni over the two):",
+        "",
+        versus.round(3).to_markdown(index=False, disable_numparse=True),
+        "",
+        "Head to head, the same search both sides. " + _test_text(data.parent, "13_self_learning"),
+        "",
+    ]
+    return lines + _verdict_lines(pd.read_csv(path))
 
 
 def _section_beyond(data: Path) -> list[str]:
@@ -525,6 +608,7 @@ def write_page(folder: str | Path) -> Path:
     lines += _section_budgets(data)
     lines += _section_beyond(data)
     lines += _section_tuning(data)
+    lines += _section_learning(data)
     lines += _section_hypermax(data)
     runs = read_runs(folder)
     if runs:
