@@ -18,6 +18,7 @@ from chameleon_lab.analysis.research import (
     read_runs,
     recompute_beyond,
     recompute_budgets,
+    recompute_learning,
     recompute_tuning,
     write_page,
 )
@@ -45,6 +46,11 @@ EXACT = {
     "budget_win_rates_improved": ["budget_ms", "agent", "games", "wins", "draws", "losses"],
     "budget_verdicts_improved": ["source", "text", "agent", "rival", "players", "budget_ms",
                                  "sprt", "sprt_blocks", "blocks", "games", "verdict"],
+    "learning_curve": ["games", "heuristic"],
+    "learning_accuracy": ["heuristic", "won", "drawn", "lost"],
+    "learning_accuracy_versus": ["figure", "heuristic", "baseline", "verdict"],
+    "learning_verdicts": ["source", "text", "agent", "rival", "players", "budget", "sprt",
+                          "sprt_blocks", "blocks", "games", "verdict"],
 }  # fmt: skip
 CLOSE = {
     "beyond_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
@@ -57,6 +63,11 @@ CLOSE = {
     "budget_win_rates_improved": ["win_rate", "ci_low", "ci_high"],
     "budget_verdicts_improved": ["elo", "elo_low", "elo_high", "p_value", "p_holm",
                                  "detectable_elo"],
+    "learning_curve": ["mean_result", "stones", "pairs", "triples"],
+    "learning_accuracy": ["won_over_lost", "won_over_lost_low", "won_over_lost_high",
+                          "spearman", "spearman_low", "spearman_high"],
+    "learning_accuracy_versus": ["difference", "low", "high", "level"],
+    "learning_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
 }  # fmt: skip
 
 
@@ -294,6 +305,18 @@ def test_the_committed_budget_tables_are_what_their_records_give(tmp_path):
     verdicts = tables["budget_verdicts_improved"]
     assert len(verdicts) == 6 * len(run["parameters"]["budgets_ms"])
     assert "## Notebook 05" in (RESEARCH / "README.md").read_text()
+
+
+def test_the_committed_learning_tables_are_what_their_checkpoint_and_records_give(tmp_path):
+    """Notebook 13's research run: the learning curve from the committed checkpoint,
+    the accuracy tables from the positions solved again, the duel's verdict from its
+    committed records (no game played), and the page's section from them."""
+    run = last_run(RESEARCH, "13_self_learning")
+    records = committed_records("learning", tmp_path).parent  # the folder of learning/
+    tables = recompute_learning(run["parameters"], records)
+    assert_committed_tables(tables)
+    assert list(tables["learning_curve"]["games"])[-1] == run["parameters"]["games"]
+    assert "## Notebook 13" in (RESEARCH / "README.md").read_text()
 
 
 def test_the_page_counts_the_tuning_runs_noisy_generations_and_shows_its_duels(tmp_path):

@@ -312,14 +312,14 @@ def _verdict_lines(verdicts: pd.DataFrame) -> list[str]:
     ]
 
 
-def _test_text(folder: Path, notebook: str) -> str:
+def _test_text(folder: Path, notebook: str, batch: str = "batch") -> str:
     """The sequential test of ``notebook``'s last complete run, in words ("" when none
-    is logged)."""
+    is logged); ``batch`` names its parameter of blocks between two looks."""
     try:
         q = last_run(folder, notebook)["parameters"]
         return (
             f'The SPRT weighs H0 "{q["elo0"]:g} Elo" against H1 "{q["elo1"]:g} Elo stronger" '
-            f"at error rates {q['alpha']:g} and {q['beta']:g}, looking every {q['batch']} "
+            f"at error rates {q['alpha']:g} and {q['beta']:g}, looking every {q[batch]} "
             f"blocks, at most {q['max_blocks']}: H0 accepted means no gap of {q['elo1']:g} "
             "Elo, not no gap. "
         )
@@ -380,7 +380,8 @@ def _section_learning(data: Path) -> list[str]:
         "",
         versus.round(3).to_markdown(index=False, disable_numparse=True),
         "",
-        "Head to head, the same search both sides. " + _test_text(data.parent, "13_self_learning"),
+        "Head to head, the same search both sides. "
+        + _test_text(data.parent, "13_self_learning", batch="duel_batch"),
         "",
     ]
     return lines + _verdict_lines(pd.read_csv(path))
