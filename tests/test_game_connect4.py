@@ -475,7 +475,9 @@ def plain_weighted(board, height, player):
 
 def test_registry_and_default():
     game = get_game("connect4")
-    assert game.heuristics.names == HEURISTICS
+    # other tests of the same process may have registered their own after the built-ins
+    builtins = [n for n in game.heuristics.names if game.heuristics.get(n).builtin]
+    assert builtins == HEURISTICS
     assert game.heuristics.get(None).name == "aggressive3"
 
 

@@ -76,7 +76,10 @@ def test_rolit_sessions_seat_the_colours_their_seatings_occupy(tmp_path):
     """Rolit seats two to four of its four colours, as Chameleon Chess does: each
     seating's occupied seats are the game's ``players`` (recorded with the game), the
     others' start balls stay on the board, and every record replays to its end."""
-    session = _session(game="rolit", players=2, repetitions=1)
+    # both seats paranoid: one search to compile (MaxN and Paranoid made this the
+    # slowest test of a CI run, 293 s)
+    agents = {"mx": {"algorithm": "paranoid"}, "pa": {"algorithm": "paranoid"}}
+    session = _session(game="rolit", players=2, repetitions=1, agents=agents)
     out = tmp_path / "rolit.jsonl"
     assert run_session(session, out, workers=1, progress=False).played == 12  # 4 * 3 seats
     letters = "RYGB"
