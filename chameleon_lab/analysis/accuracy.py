@@ -76,9 +76,12 @@ def static_values(positions: Sequence[Any], heuristic: str) -> np.ndarray:
     sum(s)`` as the searches take it (with two players: its score less the other's)."""
     out = np.zeros(MAX_PLAYERS)
     values = np.empty(len(positions))
+    functions: dict[int, Any] = {}  # looked up once per game (by identity), not per position
     for i, position in enumerate(positions):
-        evaluate = position.game.heuristics.get(heuristic).function
-        evaluate(position.state, out)
+        game = position.game
+        if id(game) not in functions:
+            functions[id(game)] = game.heuristics.get(heuristic).function
+        functions[id(game)](position.state, out)
         p = int(position.to_move)
         values[i] = 2.0 * out[p] - out.sum()
     return values
