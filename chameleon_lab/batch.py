@@ -79,6 +79,9 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "two_player_blocks": 2,
         },
         "10_tuning": {
+            "method": "spsa",
+            "iterations": 3,
+            "spsa_blocks": 1,
             "popsize": 4,
             "generations": 3,
             "depth": 1,
@@ -156,7 +159,10 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "two_player_blocks": 12,  # Othello has 12 distinct openings of 2 plies
         },
         "10_tuning": {
-            "popsize": 8,
+            "method": "spsa",
+            "iterations": 100,
+            "spsa_blocks": 4,  # 24 games an iteration at three seats
+            "popsize": 8,  # (CMA-ES, with method="cma")
             "generations": 12,
             "depth": 2,
             "players": 3,

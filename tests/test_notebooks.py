@@ -53,6 +53,7 @@ TINY = {
         "workers": 1,  # in the kernel: two workers would each load the compiled searches
     },
     "10_tuning": {
+        "iterations": 1,
         "popsize": 2,
         "generations": 1,
         "depth": 1,
@@ -139,8 +140,8 @@ PROMISED = {
         ],
     ),
     "10_tuning": (
-        ["tuning_curve", "tuning_against"],
-        ["tuning_history", "tuning_noise", "tuning_against", "tuning_verdicts"],
+        ["tuning_spsa_path", "tuning_against"],
+        ["tuning_spsa_history", "tuning_movement", "tuning_against", "tuning_verdicts"],
     ),
     "07_connect_four_reversi": (
         ["c4_opening_values_4x4"],
@@ -239,6 +240,19 @@ def test_notebook_runs_and_writes_its_files(name, tmp_path, capfd):
 
 
 @pytest.mark.slow
+def test_the_tuning_notebook_runs_cma_es_too(tmp_path):
+    """SPSA is notebook 10's default; ``method="cma"`` still scores candidates by
+    CMA-ES and writes its curve and noise table."""
+    figures, data = tmp_path / "figures", tmp_path / "data"
+    params = {"figures_dir": str(figures), "data_dir": str(data), **TINY["10_tuning"]}
+    run_notebook("10_tuning", {**params, "method": "cma"}, tmp_path / "reports")
+    assert (figures / "tuning_curve.png").exists()
+    noise = list(csv.DictReader((data / "tuning_noise.csv").open()))
+    assert len(noise) == 1 and noise[0]["generation"] == "0"
+    assert not (data / "tuning_movement.csv").exists()
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "change"),
     [
@@ -286,6 +300,8 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
         ("06_two_player_search", {"game": "chameleon"}, "not a two-player zero-sum game"),
         ("10_tuning", {"low": [0, 5, 0], "high": [20, 2, 10]}, "low=5 > high=2"),
         ("10_tuning", {"features": ["roles", "discs"]}, "chameleon has no feature 'discs'"),
+        ("10_tuning", {"method": "annealing"}, "unknown method 'annealing'; valid values: spsa"),
+        ("10_tuning", {"spsa_c": 0.9}, r"c must be a number in \(0, 0.5\]"),
         ("11_hypermax", {"tables": ["6.10"]}, "unknown table '6.10'; valid values: 6.8, 6.9, 6.11"),
     ],
 )

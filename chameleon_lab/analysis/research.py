@@ -143,13 +143,16 @@ def recompute_budgets(
 def recompute_tuning(
     parameters: dict[str, Any], records_dir: str | Path
 ) -> dict[str, pd.DataFrame]:
-    """Notebook 10's noise table (``tuning_noise``) and the tuned heuristic's verdicts
-    against its opponent (``tuning_verdicts``) recomputed from the tuning log and the
-    records in ``records_dir`` for a run with ``parameters`` (its logged ones), playing
-    no game: CMA-ES replays its generations from the log, the duels their blocks."""
+    """Notebook 10's tables recomputed from the tuning log and the records in
+    ``records_dir`` for a run with ``parameters`` (its logged ones), playing no game:
+    the tuner replays its log (SPSA its iterations, CMA-ES its generations), the duels
+    their blocks. SPSA gives ``tuning_spsa_history`` and ``tuning_movement``, CMA-ES
+    (runs before SPSA was the default, logged without ``method``) ``tuning_noise``;
+    both the verdicts against the opponent, ``tuning_verdicts``."""
     from ..tournament import records_only
     from .headtohead import claim_verdicts
     from .sequential import SPRT
+    from .spsa import SPSASpec, movement_test, spsa
     from .tuning import TuningSpec, decide, score_noise, seat_templates, tune
 
     q = parameters
@@ -165,8 +168,17 @@ def recompute_tuning(
     budgets = [{"depth": q["depth"]}] + (
         [{"time_ms": q["eval_time_ms"]}] if q["eval_time_ms"] else []
     )
+    out: dict[str, pd.DataFrame] = {}
     with records_only():
-        result = tune(spec, spec.log_file(records_dir), records=records_dir, workers=1)
+        if q.get("method", "cma") == "spsa":
+            tuner = SPSASpec(spec, iterations=q["iterations"], blocks=q["spsa_blocks"],
+                             a=q["spsa_a"], c=q["spsa_c"])  # fmt: skip
+            result: Any = spsa(tuner, tuner.log_file(records_dir), records=records_dir, workers=1)
+            out["tuning_spsa_history"] = result.history
+            out["tuning_movement"] = movement_test(result, alpha=q["alpha"], seed=q["seed"])
+        else:
+            result = tune(spec, spec.log_file(records_dir), records=records_dir, workers=1)
+            out["tuning_noise"] = score_noise(result, records_dir)
         _, duels = decide(
             result.heuristic().name, spec.opponent, budgets, records_dir, game=q["game"],
             algorithm=q["algorithm"], players=q["players"],
@@ -174,11 +186,8 @@ def recompute_tuning(
             batch=q["batch"], max_blocks=q["max_blocks"], opening_plies=q["opening_plies"],
             seed=q["seed"], workers=1,
         )  # fmt: skip
-        noise = score_noise(result, records_dir)
-    return {
-        "tuning_noise": noise,
-        "tuning_verdicts": claim_verdicts(duels, alpha=q["alpha"], seed=q["seed"]),
-    }
+    out["tuning_verdicts"] = claim_verdicts(duels, alpha=q["alpha"], seed=q["seed"])
+    return out
 
 
 def recompute_learning(
@@ -328,23 +337,50 @@ def _test_text(folder: Path, notebook: str, batch: str = "batch") -> str:
 
 
 def _section_tuning(data: Path) -> list[str]:
-    """Notebook 10: whether the tuning run could tell its candidates apart, and the
-    tuned heuristic against the thesis's best, decided head to head."""
+    """Notebook 10: whether the tuning run acted on a signal (SPSA: the movement test;
+    CMA-ES: the noise of its candidates' scores), and the tuned heuristic against the
+    thesis's best, decided head to head."""
     path = data / "tuning_verdicts.csv"
     if not path.exists():
         return []
 
     verdicts = pd.read_csv(path)
+    movement_path, noise_path = data / "tuning_movement.csv", data / "tuning_noise.csv"
+    tuner = (
+        "SPSA tunes the weights of Chameleon Chess's features from head-to-head blocks of "
+        "its two perturbed weight vectors"
+        if movement_path.exists()
+        else "CMA-ES tunes the weights of Chameleon Chess's features from games against "
+        "`pawns100roles`"
+    )
     lines = [
         "## Notebook 10: tuned weights against `pawns100roles`",
         "",
-        "CMA-ES tunes the weights of Chameleon Chess's features from games against "
-        "`pawns100roles`; the tuned heuristic then plays it head to head in balanced "
+        f"{tuner}; the tuned heuristic then plays `pawns100roles` head to head in balanced "
         "blocks until the SPRT decides. " + _test_text(data.parent, "10_tuning"),
         "",
     ]
-    noise_path = data / "tuning_noise.csv"
-    if noise_path.exists():
+    if movement_path.exists():
+        movement = pd.read_csv(movement_path)
+        history = pd.read_csv(data / "tuning_spsa_history.csv")
+        moved = movement[movement["found"] != "none"]["feature"].tolist()
+        said = (
+            f"{', '.join(moved)} moved beyond what noise gives"
+            if moved
+            else "no weight moved beyond what noise gives"
+        )
+        lines += [
+            f"SPSA ran {len(history)} iterations (the run replayed with random signs as "
+            f"its null, Holm over the weights): {said}.",
+            "",
+            movement[["feature", "start", "tuned", "moved", "noise", "p_holm", "found"]]
+            .round(3)
+            .to_markdown(index=False),
+            "",
+        ]
+        if (data.parent / "figures" / "tuning_spsa_path.png").exists():
+            lines += ["![SPSA's weights by iteration](figures/tuning_spsa_path.png)", ""]
+    elif noise_path.exists():
         noise = pd.read_csv(noise_path)
         noisy = int(((noise["spread"] > 0) & (noise["noise"] >= noise["signal"])).sum())
         lines += [

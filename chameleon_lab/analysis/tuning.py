@@ -581,6 +581,29 @@ def score_noise(result: TuningResult, records: str | Path) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def noise_sentences(noise: pd.DataFrame) -> str:
+    """What :func:`score_noise`'s table says, in words, from its numbers."""
+    alike = int((noise["spread"] == 0).sum())
+    noisy = int(((noise["spread"] > 0) & (noise["noise"] >= noise["signal"])).sum())
+    needed = noise.loc[noise["signal"] > 0, "games_needed"]
+    lines = [
+        f"{len(noise)} generations, {noise['games'].min()} to {noise['games'].max()} games "
+        f"a candidate. In {noisy} of them the noise of a score ({noise['noise'].min():.3f} "
+        f"to {noise['noise'].max():.3f}) was at least the signal between the candidates: "
+        f"there CMA-ES ranked them by the luck of the openings. In {alike} all candidates "
+        "scored alike, leaving it nothing to rank."
+    ]
+    if len(needed):
+        lines.append(
+            f"For its noise to fall to half the signal, a candidate would need about "
+            f"{int(needed.median())} games (median over the {len(needed)} generation(s) "
+            f"with a signal; {int(needed.min())} to {int(needed.max())})."
+        )
+    else:
+        lines.append("No generation showed a signal above the noise: no game count can be derived.")
+    return "\n".join(lines)
+
+
 def decide(
     heuristic: str | Any,
     opponent: str,
