@@ -189,3 +189,14 @@ def test_bench_solve_passes_the_games_options_and_checks_the_values(capsys):
         main(["bench", "perft", "--limit", "3"])
     assert exc.value.code == 2
     assert "unrecognized arguments: --limit 3" in capsys.readouterr().err
+
+
+def test_bench_heuristics_prints_each_heuristics_speed_and_depth(capsys):
+    argv = ["bench", "heuristics", "lines", "weighted_lines", "--depth", "2", "--time-ms", "2",
+            "--positions", "2"]  # fmt: skip
+    assert main(argv) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "nodes_per_s" in lines[0] and "depth_median" in lines[0]
+    assert [line.split()[0] for line in lines[1:]] == ["lines", "weighted_lines"]
+    assert main(["bench", "heuristics", "nothing"]) == 2
+    assert "unknown heuristic 'nothing'" in capsys.readouterr().err

@@ -42,6 +42,9 @@ TINY = {
         "position_plies": [14, 24],
         "resamples": 49,
         "max_blocks": 2,
+        "net_games": 6,
+        "net_hidden": 4,
+        "net_epochs": 2,
         "workers": 1,
     },
     "11_hypermax": {
@@ -121,8 +124,14 @@ TINY = {
 RECORDS_ONLY = {"05_time_budgets": {"budgets_ms": [1]}}
 PROMISED = {
     "13_self_learning": (
-        ["learning_curve", "learning_accuracy"],
-        ["learning_curve", "learning_accuracy", "learning_accuracy_versus", "learning_verdicts"],
+        ["learning_curve", "learning_net_curve", "learning_accuracy"],
+        [
+            "learning_curve",
+            "learning_net_curve",
+            "learning_accuracy",
+            "learning_accuracy_versus",
+            "learning_verdicts",
+        ],
     ),
     "11_hypermax": (
         [
@@ -301,6 +310,8 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
         ("10_tuning", {"low": [0, 5, 0], "high": [20, 2, 10]}, "low=5 > high=2"),
         ("10_tuning", {"features": ["roles", "discs"]}, "chameleon has no feature 'discs'"),
         ("10_tuning", {"method": "annealing"}, "unknown method 'annealing'; valid values: spsa"),
+        ("13_self_learning", {"game": "othello"}, "othello has no value-network encoding"),
+        ("13_self_learning", {"net_hidden": 0}, "hidden must be a whole number >= 1"),
         ("10_tuning", {"spsa_c": 0.9}, r"c must be a number in \(0, 0.5\]"),
         ("11_hypermax", {"tables": ["6.10"]}, "unknown table '6.10'; valid values: 6.8, 6.9, 6.11"),
     ],

@@ -194,10 +194,12 @@ def recompute_learning(
     parameters: dict[str, Any], records_dir: str | Path
 ) -> dict[str, pd.DataFrame]:
     """Notebook 13's tables recomputed for a run with ``parameters`` from its training
-    checkpoint and duel records in ``records_dir`` (the folder holding ``learning/``),
-    playing no game: the learning curve from the checkpoint (``ValueError`` if it lacks
-    games), the solved positions solved again (the solver is exact), the duel from its
-    records."""
+    checkpoints and duel records in ``records_dir`` (the folder holding ``learning/``),
+    playing no game: the learning curve from the TD-Leaf checkpoint (``ValueError`` if
+    it lacks games), the value network from its kept positions and epochs (runs logged
+    without ``net_games`` had none), the solved positions solved again (the solver is
+    exact), the duels from their records."""
+    from ..games.valuenet import net_heuristic
     from ..games.weighted import weighted_heuristic
     from ..tournament import records_only
     from .accuracy import accuracy, compare, solved_positions
@@ -205,6 +207,7 @@ def recompute_learning(
     from .sequential import SPRT
     from .tdleaf import TDLeafSpec, train
     from .tuning import decide
+    from .valuenet import NetSpec, train_net
 
     q = parameters
     spec = TDLeafSpec(
@@ -219,28 +222,45 @@ def recompute_learning(
         raise ValueError(f"{checkpoint} does not hold the run's {spec.games} games")
     curve = train(spec, checkpoint, progress=False)
     weights = dict(zip(spec.features, curve.iloc[-1][list(spec.features)], strict=True))
-    learned = weighted_heuristic(spec.game, weights)
+    contenders = {"learned": weighted_heuristic(spec.game, weights).name}
+    tables = {"learning_curve": curve}
+    if q.get("net_games"):
+        net_spec = NetSpec(
+            game=spec.game, games=q["net_games"], depth=spec.depth, heuristic=q["opponent"],
+            random_move=q["net_random_move"], opening_plies=spec.opening_plies,
+            hidden=q["net_hidden"], epochs=q["net_epochs"], seed=spec.seed,
+        )  # fmt: skip
+        net, tables["learning_net_curve"] = train_net(net_spec, records, progress=False)
+        contenders["net"] = net_heuristic(net).name
     solved = solved_positions(spec.game, q["positions"], plies=tuple(q["position_plies"]),
                               seed=q["seed"] + 1)  # fmt: skip
     opponent, level, resamples = q["opponent"], q["alpha"], q["resamples"]
-    tables = {
-        "learning_curve": curve,
-        "learning_accuracy": accuracy(
-            solved, [learned.name, opponent], resamples=resamples, seed=q["seed"]
-        ),
-        "learning_accuracy_versus": compare(
-            solved, learned.name, opponent, alpha=level, resamples=resamples, seed=q["seed"]
-        ),
-    }
+    tables["learning_accuracy"] = accuracy(
+        solved, [*contenders.values(), opponent], resamples=resamples, seed=q["seed"]
+    )
+    tables["learning_accuracy_versus"] = pd.concat(
+        [compare(solved, name, opponent, alpha=level / len(contenders), resamples=resamples,
+                 seed=q["seed"]) for name in contenders.values()],
+        ignore_index=True,
+    )  # fmt: skip
+    budgets = [{"depth": spec.depth}] + (
+        [{"time_ms": q["eval_time_ms"]}] if q.get("eval_time_ms") else []
+    )
+    if curve.iloc[-1]["heuristic"] == curve.iloc[0]["heuristic"]:
+        del contenders["learned"]  # the weights did not move: the notebook plays no duel
+    duels = []
     with records_only():
-        _, duels = decide(
-            learned.name, opponent, [{"depth": spec.depth}], records, game=spec.game,
-            algorithm="alphabeta", players=2,
-            sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=level, beta=q["beta"]),
-            batch=q["duel_batch"], max_blocks=q["max_blocks"],
-            opening_plies=spec.opening_plies, seed=spec.seed, label="learned", workers=1,
-        )  # fmt: skip
-    tables["learning_verdicts"] = claim_verdicts(duels, alpha=level, seed=q["seed"])
+        for label, name in contenders.items():
+            duels.append(decide(
+                name, opponent, budgets, records, game=spec.game, algorithm="alphabeta",
+                players=2, sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=level,
+                                     beta=q["beta"]),
+                batch=q["duel_batch"], max_blocks=q["max_blocks"],
+                opening_plies=spec.opening_plies, seed=spec.seed, label=label, workers=1,
+            )[1])  # fmt: skip
+    tables["learning_verdicts"] = claim_verdicts(
+        pd.concat(duels, ignore_index=True), alpha=level, seed=q["seed"]
+    )
     return tables
 
 
@@ -394,8 +414,8 @@ def _section_tuning(data: Path) -> list[str]:
 
 
 def _section_learning(data: Path) -> list[str]:
-    """Notebook 13: weights learned by TD-Leaf against the hand-made ones, on solved
-    positions and head to head."""
+    """Notebook 13: weights learned by TD-Leaf and a value network against the
+    hand-made heuristic, on solved positions and head to head."""
     path = data / "learning_verdicts.csv"
     if not path.exists():
         return []
@@ -406,13 +426,27 @@ def _section_learning(data: Path) -> list[str]:
     first, last = curve.iloc[0], curve.iloc[-1]
     moved = ", ".join(f"{f} {first[f]:g} -> {last[f]:.3g}" for f in features)
     lines = [
-        "## Notebook 13: weights learned by self-play against the hand-made ones",
+        "## Notebook 13: evaluations learned by self-play against the hand-made one",
         "",
         f"TD-Leaf(lambda) from the hand-made weights, {int(last['games'])} games of "
-        f"self-play: {moved}. On {int(table[['won', 'drawn', 'lost']].iloc[0].sum())} "
-        "positions solved exactly (won-over-lost: how often a won position is valued "
-        "above a lost one; spearman: rank correlation with the exact values; paired "
-        "bootstrap, Bonferroni over the two):",
+        f"self-play: {moved}.",
+    ]
+    net_path = data / "learning_net_curve.csv"
+    if net_path.exists():
+        net = pd.read_csv(net_path).iloc[-1]
+        beat = "below" if net["holdout_mse"] < net["holdout_constant_mse"] else "not below"
+        lines[-1] += (
+            f" A value network (one hidden layer) trained {int(net['epoch'])} epochs on "
+            f"{int(net['positions'])} self-play positions: held-out squared error "
+            f"{net['holdout_mse']:.3f}, {beat} the best constant's "
+            f"{net['holdout_constant_mse']:.3f}."
+        )
+    lines += [
+        "",
+        f"On {int(table[['won', 'drawn', 'lost']].iloc[0].sum())} positions solved exactly "
+        "(won-over-lost: how often a won position is valued above a lost one; spearman: "
+        "rank correlation with the exact values; paired bootstrap, Bonferroni over the "
+        "figures and the learned evaluations):",
         "",
         versus.round(3).to_markdown(index=False, disable_numparse=True),
         "",

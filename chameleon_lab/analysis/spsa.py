@@ -64,7 +64,7 @@ from ..tournament import Session, tables
 from ..tournament.designs import draw_seed
 from .claims import holm
 from .headtohead import block_scores, duel_session
-from .tuning import CANDIDATE, OPPONENT, TuningSpec, _append, _play
+from .tuning import CANDIDATE, OPPONENT, TuningSpec, _append, _play, log_lines
 
 #: What each log line is, so a log of something else is refused.
 LOG_KIND = "chameleon_lab.spsa"
@@ -239,14 +239,7 @@ def game_objective(
 def _read_log(path: Path, spec: SPSASpec) -> list[dict[str, Any]]:
     """The iterations logged in ``path`` for ``spec`` (a torn last line is cut off);
     ``ValueError`` for a log of another run."""
-    if not path.exists():
-        return []
-    data = path.read_bytes()
-    lines = data.split(b"\n")
-    if lines and lines[-1]:  # no newline at the end: a line torn by a kill
-        with open(path, "r+b") as f:
-            f.truncate(len(data) - len(lines[-1]))
-    rows = [json.loads(line) for line in lines[:-1] if line.strip()]
+    rows = log_lines(path)
     if not rows:
         return []
     head = rows[0]

@@ -328,9 +328,9 @@ def _own_random_state(state: dict[str, Any]) -> Iterator[None]:
         np.random.set_state(outer)  # noqa: NPY002
 
 
-def _read_log(path: Path, spec: TuningSpec) -> list[dict[str, Any]]:
-    """The generations logged in ``path`` for ``spec`` (a torn last line, from a run
-    killed while writing it, is cut off); ``ValueError`` for a log of another spec."""
+def log_lines(path: Path) -> list[dict[str, Any]]:
+    """The JSON lines of a run's log (none where it does not exist); a torn last line,
+    from a run killed while writing it, is cut off the file."""
     if not path.exists():
         return []
     data = path.read_bytes()
@@ -338,7 +338,13 @@ def _read_log(path: Path, spec: TuningSpec) -> list[dict[str, Any]]:
     if lines and lines[-1]:  # no newline at the end: a torn line
         with open(path, "r+b") as f:
             f.truncate(len(data) - len(lines[-1]))
-    rows = [json.loads(line) for line in lines[:-1] if line.strip()]
+    return [json.loads(line) for line in lines[:-1] if line.strip()]
+
+
+def _read_log(path: Path, spec: TuningSpec) -> list[dict[str, Any]]:
+    """The generations logged in ``path`` for ``spec`` (a torn last line, from a run
+    killed while writing it, is cut off); ``ValueError`` for a log of another spec."""
+    rows = log_lines(path)
     if not rows:
         return []
     head = rows[0]

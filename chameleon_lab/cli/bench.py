@@ -27,6 +27,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from ..bench.games import print_games
 
         print_games(count=args.positions)
+    elif args.what == "heuristics":
+        from ..bench.heuristics import print_heuristics
+
+        print_heuristics(args.game, args.heuristics, depth=args.depth, time_ms=args.time_ms,
+                         count=args.positions)  # fmt: skip
     elif args.what == "mcts":
         from ..bench.mcts import print_mcts
 
@@ -130,6 +135,19 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--positions", type=_positive, default=6, help="fixed positions per game (default 6)"
     )
     games.set_defaults(func=cmd_bench)
+    heur = bench_sub.add_parser(
+        "heuristics",
+        help="alpha-beta's nodes/s at a depth and depth reached in a time budget per "
+        "heuristic (a learned one's cost beside the hand-made)",
+    )
+    heur.add_argument("heuristics", nargs="+", metavar="HEURISTIC",
+                      help="names, such as weighted_lines net:model.npz")  # fmt: skip
+    heur.add_argument("--game", default="connect4", help="a two-player game (connect4)")
+    heur.add_argument("--depth", type=_positive, default=6, help="the fixed depth (6)")
+    heur.add_argument("--time-ms", type=_positive_real, default=10.0,
+                      help="the time budget a search (10)")  # fmt: skip
+    heur.add_argument("--positions", type=_positive, default=20, help="positions (20)")
+    heur.set_defaults(func=cmd_bench)
     mcts = bench_sub.add_parser(
         "mcts",
         help="MCTS simulations per second from the start positions, beside OpenSpiel's C++ "

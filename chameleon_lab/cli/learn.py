@@ -1,4 +1,5 @@
-"""``learn``: the weights of a weighted heuristic learned by TD-Leaf(lambda)."""
+"""``learn``: the weights of a weighted heuristic learned by TD-Leaf(lambda);
+``learn-net``: a value network learned from self-play games."""
 
 from __future__ import annotations
 
@@ -34,8 +35,26 @@ def cmd_learn(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_learn_net(args: argparse.Namespace) -> int:
+    """``learn-net``: train (or resume) a value network on self-play games, print its
+    learning curve and what it learned, and, last, the ``net:PATH`` name that plays it
+    anywhere."""
+    from ..analysis.valuenet import NetSpec, net_sentences, train_net
+
+    spec = NetSpec(
+        game=args.game, games=args.games, depth=args.depth, heuristic=args.heuristic,
+        random_move=args.random_move, opening_plies=args.opening_plies, hidden=args.hidden,
+        epochs=args.epochs, seed=args.seed,
+    )  # fmt: skip
+    net, curve = train_net(spec, args.folder, progress=not args.quiet)
+    print(curve.to_string(index=False, float_format="{:.4g}".format))
+    print(net_sentences(net, curve))
+    print(f"net:{args.folder}/valuenet-{spec.fingerprint}.npz")
+    return 0
+
+
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    """Register ``learn``."""
+    """Register ``learn`` and ``learn-net``."""
     learn = sub.add_parser(
         "learn",
         help="learn a weighted heuristic's weights by TD-Leaf(lambda) from self-play",
@@ -63,3 +82,28 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     learn.add_argument("--checkpoint", help="JSON file keeping every batch; resumed from")
     learn.add_argument("--quiet", action="store_true", help="no progress bar")
     learn.set_defaults(func=cmd_learn)
+
+    net = sub.add_parser(
+        "learn-net",
+        help="learn a value network (one hidden layer) from self-play games",
+        description="Alpha-beta plays both sides with a heuristic and a share of random "
+        "moves; every position is labelled by the game's result for the player to move, "
+        "and scikit-learn fits a perceptron with one hidden layer to them. Prints the "
+        "error per epoch (training, held-out games, the best constant guess) and, last, "
+        "the heuristic's name (net:PATH of the saved model), which agents and session "
+        "files take like any heuristic's. The folder keeps the positions and every "
+        "epoch: a second call with the same parameters resumes. Connect Four only.",
+    )
+    net.add_argument("--game", default="connect4", help="connect4 (the game it encodes)")
+    net.add_argument("--folder", required=True, help="where the positions, epochs and model go")
+    net.add_argument("--games", type=_positive, default=200, help="self-play games (200)")
+    net.add_argument("--depth", type=_positive, default=2, help="alpha-beta's depth (2)")
+    net.add_argument("--heuristic", help="the self-play games' heuristic (the game's default)")
+    net.add_argument("--random-move", type=float, default=0.1,
+                     help="the share of random moves, 0 to 1 (0.1)")  # fmt: skip
+    net.add_argument("--hidden", type=_positive, default=32, help="hidden units (32)")
+    net.add_argument("--epochs", type=_positive, default=30, help="training epochs (30)")
+    net.add_argument("--opening-plies", type=int, default=4, help="random plies first (4)")
+    net.add_argument("--seed", type=int, default=0, help="of the games and the training (0)")
+    net.add_argument("--quiet", action="store_true", help="no progress bar")
+    net.set_defaults(func=cmd_learn_net)

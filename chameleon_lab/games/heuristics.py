@@ -32,7 +32,10 @@ from numba import njit
 #: them (``module:function``, taking the game's name and the name): ``weights:`` names a
 #: weighted heuristic by its weights. Named by reference, as the search registry names
 #: its entries' code, since the module that builds them imports this one.
-BUILT_ON_USE = {"weights:": "chameleon_lab.games.weighted:spec_heuristic"}
+BUILT_ON_USE = {
+    "weights:": "chameleon_lab.games.weighted:spec_heuristic",
+    "net:": "chameleon_lab.games.valuenet:file_heuristic",
+}
 
 
 @njit(cache=True, inline="always")  # inlined into the searches' leaves: no reference counts
@@ -62,7 +65,7 @@ def fingerprint(function: Callable) -> str:
     version of a heuristic played its game. A heuristic made by a factory (such as the
     weighted heuristics of :mod:`chameleon_lab.games.weighted`, whose weights numba
     compiles in as constants) shares its source with every other one the factory made:
-    the numbers it closes over are hashed too, so other weights give another
+    the numbers and arrays it closes over are hashed too, so other weights give another
     fingerprint. Functions that close over no numbers keep the fingerprint of their
     source alone.
     """
@@ -79,7 +82,9 @@ def fingerprint(function: Callable) -> str:
 
 
 def _closed_numbers(py: Callable) -> tuple[tuple[str, object], ...]:
-    """The numbers (and tuples of numbers) a function closes over, by variable name."""
+    """The numbers (and tuples of numbers) a function closes over, by variable name,
+    and the arrays (a value network's weights), each as its dtype, shape and a hash of
+    its bytes."""
     cells = getattr(py, "__closure__", None) or ()
     names = getattr(getattr(py, "__code__", None), "co_freevars", ())
     out = []
@@ -92,6 +97,9 @@ def _closed_numbers(py: Callable) -> tuple[tuple[str, object], ...]:
             isinstance(value, tuple) and value and all(_is_number(v) for v in value)
         ):
             out.append((name, value))
+        elif isinstance(value, np.ndarray):
+            data = hashlib.sha256(np.ascontiguousarray(value).tobytes()).hexdigest()[:16]
+            out.append((name, f"array {value.dtype} {value.shape} {data}"))
     return tuple(out)
 
 

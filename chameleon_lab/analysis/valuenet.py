@@ -1,0 +1,289 @@
+"""A value network learned from self-play games (the second kind of learned evaluation).
+
+:mod:`.tdleaf` learns the weights of hand-picked features; here a small perceptron
+learns an evaluation from the board itself. Self-play games of alpha-beta (both sides
+the same search and heuristic, a share of random moves so the positions vary) give
+positions labelled by the game's result for the player to move there (1 won, 0 drawn,
+-1 lost: Monte Carlo targets, as AlphaGo's value network was trained on the outcomes
+of its self-play games; Silver et al., Nature 529, 484-489, 2016); scikit-learn's
+``MLPRegressor`` fits one hidden layer to them by Adam on the squared error, an epoch
+at a time; the trained arrays
+become a :class:`~chameleon_lab.games.valuenet.ValueNet`, compiled into every search
+as a heuristic (:func:`~chameleon_lab.games.valuenet.net_heuristic`).
+
+:func:`train_net` keeps a checkpoint: the positions once played (``positions.npz``) and
+the regressor after every epoch (with its random state), so an interrupted training
+resumes at its last finished epoch and ends where an uninterrupted one does; the held-out
+error of every epoch is its learning curve. Seeded throughout: the same parameters give
+the same network.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from tqdm.auto import tqdm
+
+from ..agents import Agent
+from ..files import atomic_write
+from ..games.registry import get_game
+from ..games.valuenet import ValueNet, connect4_inputs
+from ..version import __version__
+
+#: What a checkpoint says it is.
+CHECKPOINT_KIND = "chameleon_lab.valuenet.training"
+
+
+def _whole(name: str, value: Any, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
+    return int(value)
+
+
+@dataclass(frozen=True)
+class NetSpec:
+    """A training run: ``games`` self-play games of alpha-beta at ``depth`` with
+    ``heuristic`` (None: the game's default) after ``opening_plies`` random plies, each
+    later move random with probability ``random_move``; a hidden layer of ``hidden``
+    units (``activation``), ``epochs`` epochs of Adam (step ``learning_rate``, L2
+    penalty ``l2``, minibatches of ``minibatch``), ``holdout`` of the games kept out of
+    training to measure the error; ``seed`` for everything. ``ValueError`` naming a
+    value outside its range."""
+
+    game: str = "connect4"
+    games: int = 200
+    depth: int = 2
+    heuristic: str | None = None
+    random_move: float = 0.1
+    opening_plies: int = 4
+    hidden: int = 32
+    activation: str = "relu"
+    epochs: int = 30
+    learning_rate: float = 1e-3
+    l2: float = 1e-4
+    minibatch: int = 256
+    holdout: float = 0.2
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        built = get_game(self.game)
+        object.__setattr__(self, "game", built.name)
+        if self.heuristic is None:
+            object.__setattr__(self, "heuristic", built.heuristics.default)
+        built.heuristics.get(self.heuristic)  # a known heuristic, or ValueError naming them
+        for name, low in (("games", 2), ("depth", 1), ("opening_plies", 0), ("hidden", 1),
+                          ("epochs", 1), ("minibatch", 1), ("seed", 0)):  # fmt: skip
+            _whole(name, getattr(self, name), low)
+        for name, value, ok in (
+            ("random_move", self.random_move, 0.0 <= self.random_move < 1.0),
+            ("holdout", self.holdout, 0.0 < self.holdout < 1.0),
+            ("learning_rate", self.learning_rate, self.learning_rate > 0.0),
+            ("l2", self.l2, self.l2 >= 0.0),
+        ):
+            if isinstance(value, bool) or not np.isfinite(value) or not ok:
+                raise ValueError(f"{name} out of range, got {value!r}")
+        from ..games.valuenet import ACTIVATIONS, ENCODERS
+
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(
+                f"unknown activation {self.activation!r}; valid: {', '.join(ACTIVATIONS)}"
+            )
+        if built.name not in ENCODERS:
+            raise ValueError(
+                f"{built.name} has no value-network encoding; games with one: {', '.join(ENCODERS)}"
+            )
+
+    @property
+    def fingerprint(self) -> str:
+        """A short hash of every parameter."""
+        text = json.dumps(asdict(self), sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def selfplay_positions(spec: NetSpec, *, progress: bool = True) -> dict[str, np.ndarray]:
+    """The positions of ``spec``'s self-play games: ``x`` (one row of inputs each, as
+    :func:`~chameleon_lab.games.valuenet.connect4_inputs` writes them), ``y`` (the
+    result for the player to move: 1, 0, -1) and ``game`` (the game each came from),
+    every unfinished position after the opening; game ``g`` is drawn from ``(seed,
+    g)`` alone."""
+    built = get_game(spec.game)
+    xs, ys, ids = [], [], []
+    for g in tqdm(range(spec.games), desc="self-play", unit="game", disable=not progress):
+        rng = np.random.default_rng([spec.seed, g])
+        agent = Agent("alphabeta", heuristic=spec.heuristic, depth=spec.depth,
+                      random_move_probability=spec.random_move, seed=int(rng.integers(2**31)),
+                      game=spec.game)  # fmt: skip
+        position = built.start()
+        for _ in range(spec.opening_plies):
+            if position.is_over:
+                break
+            position = position.play(
+                position.legal_moves[int(rng.integers(len(position.legal_moves)))]
+            )
+        seen: list[tuple[np.ndarray, int]] = []
+        while not position.is_over:
+            seen.append((connect4_inputs(position.state), position.to_move))
+            position = position.play(agent.choose(position).move)
+        returns = position.returns
+        for x, mover in seen:
+            xs.append(x)
+            ys.append(float(np.sign(returns[mover])))
+            ids.append(g)
+    width = len(xs[0]) if xs else 0
+    return {
+        "x": np.array(xs, dtype=np.float64).reshape(len(xs), width),
+        "y": np.array(ys),
+        "game": np.array(ids),
+    }
+
+
+def _split(spec: NetSpec, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Masks of the training and the held-out positions: whole games held out (a game's
+    positions are alike), chosen from the seed."""
+    rng = np.random.default_rng([spec.seed, 0x484F4C44])
+    held = rng.permutation(spec.games)[: max(1, round(spec.holdout * spec.games))]
+    out = np.isin(data["game"], held)
+    return ~out, out
+
+
+def _regressor(spec: NetSpec) -> Any:
+    from sklearn.neural_network import MLPRegressor
+
+    return MLPRegressor(
+        hidden_layer_sizes=(spec.hidden,), activation=spec.activation, solver="adam",
+        alpha=spec.l2, batch_size=spec.minibatch, learning_rate_init=spec.learning_rate,
+        shuffle=True, random_state=spec.seed,
+    )  # fmt: skip
+
+
+def _to_net(spec: NetSpec, model: Any, epochs: int) -> ValueNet:
+    meta = {"spec": asdict(spec), "epochs": epochs, "version": __version__}
+    return ValueNet(spec.game, dict(get_game(spec.game).params), model.coefs_[0],
+                    model.intercepts_[0], model.coefs_[1][:, 0], float(model.intercepts_[1][0]),
+                    spec.activation, meta)  # fmt: skip
+
+
+def train_net(
+    spec: NetSpec, folder: str | Path | None = None, *, progress: bool = True,
+    stop_after: int | None = None,
+) -> tuple[ValueNet, pd.DataFrame]:  # fmt: skip
+    """Train ``spec``'s network; the network and its learning curve (one row per
+    epoch: ``epoch``, ``train_mse``, ``holdout_mse``, the squared errors of the
+    clipped outputs on the training and held-out positions, ``holdout_constant_mse``
+    the held-out error of the best constant, the training positions' mean result,
+    which a network that learned anything beats, and the positions of each part).
+
+    With ``folder`` the positions and every finished epoch are kept there
+    (``valuenet-FINGERPRINT-*``, atomically) and a later call resumes after the last
+    one; ``stop_after`` stops after that many epochs in all (to split a run)."""
+    base = Path(folder) / f"valuenet-{spec.fingerprint}" if folder is not None else None
+    data = _positions(spec, base, progress)
+    train, held = _split(spec, data)
+    guess = float(np.mean(data["y"][train]))  # the best constant: what the net must beat
+    baseline = float(np.mean((data["y"][held] - guess) ** 2))
+    model, rows = _resume(spec, base)
+    model.set_params(batch_size=min(spec.minibatch, int(train.sum())))  # small runs: all
+    last = spec.epochs if stop_after is None else min(spec.epochs, stop_after)
+    with tqdm(total=spec.epochs, initial=len(rows), desc="training", unit="epoch",
+              disable=not progress) as bar:  # fmt: skip
+        for epoch in range(len(rows), last):
+            model.partial_fit(data["x"][train], data["y"][train])
+            net = _to_net(spec, model, epoch + 1)
+            rows.append(
+                {
+                    "epoch": epoch + 1,
+                    "train_mse": _mse(net, data["x"][train], data["y"][train]),
+                    "holdout_mse": _mse(net, data["x"][held], data["y"][held]),
+                    "holdout_constant_mse": baseline,
+                    "positions": int(train.sum()),
+                    "holdout_positions": int(held.sum()),
+                }
+            )
+            if base is not None:
+                state = pickle.dumps({"kind": CHECKPOINT_KIND, "spec": asdict(spec),
+                                      "model": model, "rows": rows})  # fmt: skip
+                atomic_write(base.with_suffix(".ckpt"), lambda tmp, s=state: tmp.write_bytes(s))
+            bar.update(1)
+    if not rows:
+        raise ValueError("no epoch trained (stop_after 0?)")
+    net = _to_net(spec, model, len(rows))
+    if base is not None:
+        net.save(base.with_suffix(".npz"))
+    return net, pd.DataFrame(rows)
+
+
+def _mse(net: ValueNet, x: np.ndarray, y: np.ndarray) -> float:
+    """The mean squared error of the network's clipped outputs on ``x`` against ``y``."""
+    return float(np.mean((net.predict(x) - y) ** 2))
+
+
+def _positions(spec: NetSpec, base: Path | None, progress: bool) -> dict[str, np.ndarray]:
+    """The self-play positions, read from the checkpoint folder where they were kept."""
+    path = base.with_name(base.name + "-positions.npz") if base is not None else None
+    if path is not None and path.exists():
+        with np.load(path, allow_pickle=False) as kept:
+            return {k: kept[k] for k in ("x", "y", "game")}
+    data = selfplay_positions(spec, progress=progress)
+    if path is not None:
+
+        def write(tmp: Path) -> None:
+            with open(tmp, "wb") as f:
+                np.savez_compressed(f, **data)
+
+        atomic_write(path, write)
+    return data
+
+
+def _resume(spec: NetSpec, base: Path | None) -> tuple[Any, list[dict[str, Any]]]:
+    """The regressor and curve of the last finished epoch, or a fresh regressor."""
+    path = base.with_suffix(".ckpt") if base is not None else None
+    if path is None or not path.exists():
+        return _regressor(spec), []
+    state = pickle.loads(path.read_bytes())  # our own checkpoint, named by fingerprint
+    if state.get("kind") != CHECKPOINT_KIND or state.get("spec") != asdict(spec):
+        raise ValueError(f"{path} is the checkpoint of another training run")
+    return state["model"], list(state["rows"])
+
+
+def net_sentences(net: ValueNet, curve: pd.DataFrame) -> str:
+    """What the training did, in words, from its curve."""
+    last = curve.iloc[-1]
+    beat = last["holdout_mse"] < last["holdout_constant_mse"]
+    return (
+        f"The value network {net.name} ({net.w1.shape[0]} inputs, {net.hidden} hidden, "
+        f"{net.activation}) trained {int(last['epoch'])} epochs on {int(last['positions'])} "
+        f"self-play positions; on {int(last['holdout_positions'])} positions of held-out "
+        f"games its squared error is {last['holdout_mse']:.3f} (first epoch "
+        f"{curve['holdout_mse'].iloc[0]:.3f}) against {last['holdout_constant_mse']:.3f} for "
+        "the best constant guess: "
+        + ("it predicts results better than a constant." if beat else
+           "no better than a constant: it has learned nothing that generalises.")
+    )  # fmt: skip
+
+
+def plot_net_curve(curve: pd.DataFrame) -> Any:
+    """The training curve: squared error per epoch on the training and the held-out
+    positions, with the held-out error of the best constant guess."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    ax.plot(curve["epoch"], curve["train_mse"], marker="o", color=colours[0], label="training")
+    ax.plot(curve["epoch"], curve["holdout_mse"], marker="s", color=colours[1],
+            label="held-out games")  # fmt: skip
+    ax.axhline(curve["holdout_constant_mse"].iloc[0], color="0.5", linestyle="--",
+               linewidth=0.9, label="held-out, best constant")  # fmt: skip
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("mean squared error of the result")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=8)
+    ax.set_title("Value network: error by epoch (results 1, 0, -1)", fontsize=10)
+    fig.tight_layout()
+    return fig

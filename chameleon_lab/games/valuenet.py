@@ -1,0 +1,306 @@
+"""Small value networks as heuristics: a trained perceptron evaluated inside the searches.
+
+A :class:`ValueNet` is a multilayer perceptron with one hidden layer over a board
+encoding, one output: the expected result for the player to move (1 a win, 0 a draw,
+-1 a loss), as :mod:`chameleon_lab.analysis.valuenet` trains it from self-play games.
+:func:`net_heuristic` compiles its forward pass, with the trained arrays as constants,
+into a heuristic like any other: registered with its game under ``net-<hash of the
+arrays>``, fingerprinted by them, usable by every search, agent and session.
+
+Connect Four is the game it encodes (:data:`ENCODERS`): two inputs per cell, the
+stones of the player to move and the other's, ``2 * width * height`` in all, in the
+order of :func:`connect4_inputs`; a model is for one board size. The compiled forward
+pass does not build that vector: each hidden unit starts at its bias and adds the
+weight of every stone on the board, found by walking the two bitboards (a hidden layer
+of 32 on a full 7 x 6 board: 32 walks of 42 stones), then the activation and the
+output layer; it allocates nothing, as the searches require. On a board of another
+size it knows nothing and scores both players alike (its size is checked where a
+model meets a game: :meth:`ValueNet.check_params`).
+
+The scores it writes are those of every two-player heuristic here: ``out[p] = 1 +
+SCALE * (1 + v) / 2`` for the player ``p`` to move and ``out[q] = 1 + SCALE * (1 -
+v) / 2`` for the other, ``v`` the output clipped to ``[-1, 1]``, so ``out[p] -
+out[q]`` is ``SCALE * v`` and both stay positive and below the game's score bound.
+
+A model is saved as an ``.npz`` file (:meth:`ValueNet.save`, :func:`load_net`): the
+arrays, the game and its parameters, the activation and what trained it. A file that
+does not fit (another game, input size or player count, arrays of the wrong shapes,
+non-finite numbers) is refused with what is wrong and what would be right.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import tempfile
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from .connect4 import kernel as C4
+from .heuristics import Heuristic
+from .registry import get_game
+
+#: What a model file says it is.
+MODEL_KIND = "chameleon_lab.valuenet"
+#: ``out[p] - out[q]`` for a certain win of the player to move.
+SCALE = 1000.0
+#: The activations of the hidden layer.
+ACTIVATIONS = ("relu", "tanh")
+#: Registered as ``PREFIX-<hash>``.
+PREFIX = "net"
+#: Bits of a bitboard: the rows of a compiled model's weight table.
+BITS = 64
+
+
+def connect4_size(params: Mapping[str, Any]) -> tuple[int, int]:
+    """``(width, height)`` of a Connect Four board from a game's parameters."""
+    return int(params.get("width", 7)), int(params.get("height", 6))
+
+
+def connect4_inputs(state: np.ndarray) -> np.ndarray:
+    """A Connect Four position as the network sees it: ``2 * width * height`` zeros
+    and ones, first the cells of the player to move (column by column from the left,
+    each from the bottom), then the same cells for the other player."""
+    width, height = int(state[C4.W]), int(state[C4.H])
+    mover = int(state[C4.POSITION])
+    other = mover ^ int(state[C4.MASK])
+    x = np.zeros(2 * width * height)
+    for c in range(width):
+        for r in range(height):
+            bit = c * (height + 1) + r
+            x[c * height + r] = (mover >> bit) & 1
+            x[width * height + c * height + r] = (other >> bit) & 1
+    return x
+
+
+#: Per game: ``(inputs(params) -> count, players)``.
+ENCODERS: dict[str, tuple[Callable[[Mapping[str, Any]], int], int]] = {
+    "connect4": (lambda p: 2 * connect4_size(p)[0] * connect4_size(p)[1], 2),
+}
+
+
+def _encoder(game: str) -> tuple[Callable[[Mapping[str, Any]], int], int]:
+    name = get_game(game).name
+    if name not in ENCODERS:
+        raise ValueError(
+            f"{name} has no value-network encoding; games with one: {', '.join(ENCODERS)}"
+        )
+    return ENCODERS[name]
+
+
+@dataclass(frozen=True)
+class ValueNet:
+    """A trained value network (see the module docstring): ``w1`` of shape (inputs,
+    hidden), ``b1`` (hidden,), ``w2`` (hidden,), ``b2`` a number; ``params`` the game's
+    parameters it was trained for; ``meta`` what trained it (kept in the file).
+    ``ValueError`` for arrays that do not fit each other or the game, or are not
+    finite."""
+
+    game: str
+    params: Mapping[str, Any]
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: float
+    activation: str = "relu"
+    meta: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        inputs, _ = _encoder(self.game)
+        object.__setattr__(self, "game", get_game(self.game).name)
+        if self.activation not in ACTIVATIONS:
+            raise ValueError(
+                f"unknown activation {self.activation!r}; valid: {', '.join(ACTIVATIONS)}"
+            )
+        arrays = {}
+        for name in ("w1", "b1", "w2"):
+            a = np.array(getattr(self, name), dtype=np.float64)  # a copy: frozen below
+            if not np.all(np.isfinite(a)):
+                raise ValueError(f"{name} holds non-finite numbers (NaN or infinity)")
+            arrays[name] = a
+        w1, b1, w2 = arrays["w1"], arrays["b1"], arrays["w2"]
+        expected = inputs(self.params)
+        if w1.ndim != 2 or w1.shape[0] != expected:
+            raise ValueError(
+                f"w1 must have shape ({expected}, hidden) for {self.game} with "
+                f"{dict(self.params)} ({expected} inputs), got {w1.shape}"
+            )
+        hidden = w1.shape[1]
+        for name, a in (("b1", b1), ("w2", w2)):
+            if a.shape != (hidden,):
+                raise ValueError(f"{name} must have shape ({hidden},), got {a.shape}")
+        if not np.isfinite(float(self.b2)):
+            raise ValueError(f"b2 must be a finite number, got {self.b2!r}")
+        for name, a in arrays.items():
+            a.setflags(write=False)
+            object.__setattr__(self, name, a)
+        object.__setattr__(self, "b2", float(self.b2))
+        object.__setattr__(self, "params", dict(self.params))
+
+    @property
+    def hidden(self) -> int:
+        """Units of the hidden layer."""
+        return int(self.w1.shape[1])
+
+    @property
+    def digest(self) -> str:
+        """A short hash of the game, its parameters, the activation and every array."""
+        h = hashlib.sha256(json.dumps([self.game, self.params, self.activation]).encode())
+        for a in (self.w1, self.b1, self.w2, np.array([self.b2])):
+            h.update(np.ascontiguousarray(a).tobytes())
+        return h.hexdigest()[:12]
+
+    @property
+    def name(self) -> str:
+        """The registry name, ``net-<digest>``."""
+        return f"{PREFIX}-{self.digest[:8]}"
+
+    def check_params(self, params: Mapping[str, Any]) -> None:
+        """``ValueError`` unless the game's parameters ``params`` give the board size the
+        model was trained for."""
+        ours, theirs = connect4_size(self.params), connect4_size(params)
+        if ours != theirs:
+            raise ValueError(
+                f"the model {self.name} is for a {ours[0]} x {ours[1]} board, the game is "
+                f"{theirs[0]} x {theirs[1]}"
+            )
+
+    def predict(self, x: np.ndarray) -> np.ndarray:
+        """The network's outputs for the rows of ``x`` (inputs as
+        :func:`connect4_inputs` writes them), clipped to ``[-1, 1]``: the plain
+        forward pass the compiled one is held against."""
+        z = np.atleast_2d(x) @ self.w1 + self.b1
+        h = np.maximum(z, 0.0) if self.activation == "relu" else np.tanh(z)
+        return np.clip(h @ self.w2 + self.b2, -1.0, 1.0)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the model to ``path`` (``.npz``, atomically) and return it."""
+        path = Path(path)
+        head = {"kind": MODEL_KIND, "game": self.game, "params": self.params,
+                "activation": self.activation, "players": 2, "meta": dict(self.meta)}  # fmt: skip
+        buffer = io.BytesIO()
+        np.savez(buffer, head=np.array(json.dumps(head)), w1=self.w1, b1=self.b1,
+                 w2=self.w2, b2=np.array(self.b2))  # fmt: skip
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+        with os.fdopen(fd, "wb") as f:
+            f.write(buffer.getvalue())
+        os.replace(tmp, path)
+        return path
+
+
+def load_net(path: str | Path, game: str | None = None, players: int | None = None) -> ValueNet:
+    """The model saved at ``path``; ``ValueError`` naming what is wrong for a file that
+    is not one, or is for another ``game`` or player count than given."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            head = json.loads(str(data["head"]))
+            arrays = {k: data[k] for k in ("w1", "b1", "w2", "b2")}
+    except (OSError, KeyError, ValueError) as exc:
+        raise ValueError(f"{path} is not a value-network file ({exc})") from None
+    if head.get("kind") != MODEL_KIND:
+        raise ValueError(f"{path} is not a value-network file (kind {head.get('kind')!r})")
+    if game is not None and get_game(game).name != head["game"]:
+        raise ValueError(f"{path} is a model of {head['game']}, not of {get_game(game).name}")
+    if players is not None and players != head.get("players"):
+        raise ValueError(f"{path} is a model for {head.get('players')} players, not for {players}")
+    return ValueNet(head["game"], head["params"], arrays["w1"], arrays["b1"], arrays["w2"],
+                    float(arrays["b2"]), head["activation"], head.get("meta", {}))  # fmt: skip
+
+
+@njit(cache=True, inline="always")
+def _row_sum(row: np.ndarray, board: int) -> float:
+    """The sum of ``row``'s entries at the set bits of ``board``."""
+    total = 0.0
+    while board:
+        low = board & -board
+        total += row[C4.popcount(low - 1)]
+        board ^= low
+    return total
+
+
+def _rows_by_bit(net: ValueNet) -> tuple[np.ndarray, np.ndarray]:
+    """The first layer's weights by hidden unit and bitboard bit (shape ``(hidden,
+    64)``): one table for the stones of the player to move, one for the other's (the
+    sentinel bits' entries zero)."""
+    width, height = connect4_size(net.params)
+    mover, other = np.zeros((net.hidden, BITS)), np.zeros((net.hidden, BITS))
+    for c in range(width):
+        for r in range(height):
+            bit = c * (height + 1) + r
+            mover[:, bit] = net.w1[c * height + r]
+            other[:, bit] = net.w1[width * height + c * height + r]
+    return mover, other
+
+
+def net_function(net: ValueNet) -> Callable:
+    """The compiled ``evaluate(state, out)`` of ``net`` (see the module docstring)."""
+    rows_mover, rows_other = _rows_by_bit(net)
+    b1, w2, b2 = np.array(net.b1), np.array(net.w2), net.b2
+    width, height = connect4_size(net.params)
+    relu = net.activation == "relu"
+
+    @njit
+    def value_net(state, out):
+        """A value network (one hidden layer; its arrays compiled in)."""
+        p = state[C4.NMOVES] & 1
+        out[2] = 0.0
+        out[3] = 0.0
+        if state[C4.W] != width or state[C4.H] != height:
+            out[0] = 1.0
+            out[1] = 1.0
+            return
+        mover = state[C4.POSITION]
+        other = mover ^ state[C4.MASK]
+        v = b2
+        for j in range(b1.shape[0]):  # no scratch array: the searches allocate nothing
+            z = b1[j] + _row_sum(rows_mover[j], mover) + _row_sum(rows_other[j], other)
+            a = max(z, 0.0) if relu else np.tanh(z)
+            v += a * w2[j]
+        v = min(max(v, -1.0), 1.0)
+        out[p] = 1.0 + SCALE * (1.0 + v) / 2.0
+        out[1 - p] = 1.0 + SCALE * (1.0 - v) / 2.0
+
+    value_net.py_func.__doc__ = (
+        f"Value network {net.name} of {net.game} {dict(net.params)}: {net.w1.shape[0]} "
+        f"inputs, {net.hidden} hidden ({net.activation}), one output"
+    )
+    return value_net
+
+
+#: The compiled function of each model (by digest), so a model compiles once a process.
+_FUNCTIONS: dict[str, Callable] = {}
+
+
+def net_heuristic(net: ValueNet, *, name: str | None = None) -> Heuristic:
+    """``net`` compiled and registered with its game's heuristics under ``name``
+    (default :attr:`ValueNet.name`); the same model again returns the same entry."""
+    if net.digest not in _FUNCTIONS:
+        _FUNCTIONS[net.digest] = net_function(net)
+    function = _FUNCTIONS[net.digest]
+    name = net.name if name is None else name
+    registry = get_game(net.game).heuristics
+    if name in registry and registry.get(name).function is function:
+        return registry.get(name)
+    return registry.register(name, function, replace=True)
+
+
+#: ``net:PATH`` names the model saved at PATH (any process builds it from the name).
+FILE_PREFIX = "net:"
+
+
+def file_heuristic(game: str, text: str) -> Heuristic:
+    """The heuristic a ``net:PATH`` name gives: the model at PATH, registered under that
+    name (``ValueError`` for a file that is not a model of ``game``)."""
+    path = str(text).strip()[len(FILE_PREFIX) :]
+    if not path:
+        raise ValueError(f"a value-network name has the form {FILE_PREFIX}PATH, got {text!r}")
+    return net_heuristic(load_net(path, game=game, players=2), name=str(text).strip())
