@@ -181,7 +181,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "13_self_learning": {
             "games": 400,
             "batch": 20,
-            "net_games": 400,
+            "net_games": 2000,
             "net_hidden": 32,
             "net_epochs": 30,
             "eval_time_ms": 10,

@@ -433,13 +433,14 @@ def _section_learning(data: Path) -> list[str]:
     ]
     net_path = data / "learning_net_curve.csv"
     if net_path.exists():
-        net = pd.read_csv(net_path).iloc[-1]
+        curve_net = pd.read_csv(net_path)
+        net = curve_net[curve_net["kept"]].iloc[0]
         beat = "below" if net["holdout_mse"] < net["holdout_constant_mse"] else "not below"
         lines[-1] += (
-            f" A value network (one hidden layer) trained {int(net['epoch'])} epochs on "
-            f"{int(net['positions'])} self-play positions: held-out squared error "
-            f"{net['holdout_mse']:.3f}, {beat} the best constant's "
-            f"{net['holdout_constant_mse']:.3f}."
+            f" A value network (one hidden layer) trained {len(curve_net)} epochs on "
+            f"{int(net['positions'])} self-play positions, kept at epoch {int(net['epoch'])} "
+            f"(lowest held-out error): held-out squared error {net['holdout_mse']:.3f}, "
+            f"{beat} the best constant's {net['holdout_constant_mse']:.3f}."
         )
     lines += [
         "",
