@@ -131,6 +131,17 @@ def test_an_interrupted_training_ends_as_an_uninterrupted_one(trained, tmp_path)
     assert resumed.digest == net.digest and whole.equals(curve)
 
 
+def test_a_finished_run_reads_its_model_file_alone(trained, tmp_path):
+    net, curve, folder = trained
+    for kept in folder.iterdir():
+        (tmp_path / kept.name).write_bytes(kept.read_bytes())
+    for extra in [*tmp_path.glob("*.ckpt"), *tmp_path.glob("valuenet-games-*")]:
+        extra.unlink()  # what a committed run leaves out
+    again, again_curve = train_net(SPEC, tmp_path, progress=False)
+    assert again.digest == net.digest and again_curve.equals(curve)
+    assert list(again_curve["kept"]).count(True) == 1
+
+
 def test_the_same_parameters_give_the_same_network(trained):
     net, _, _ = trained
     again, _ = train_net(SPEC, progress=False)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import hashlib
 import json
 import pickle
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from tqdm.auto import tqdm
 from ..agents import Agent
 from ..files import atomic_write
 from ..games.registry import get_game
-from ..games.valuenet import ValueNet, connect4_inputs
+from ..games.valuenet import ValueNet, connect4_inputs, load_net
 from ..version import __version__
 
 #: What a checkpoint says it is.
@@ -193,11 +193,17 @@ def train_net(
     ``kept``, the epoch returned: the one with the lowest held-out error (early
     stopping; the solved positions and the duels, which it never saw, test it).
 
-    With ``folder`` the positions and every finished epoch are kept there
-    (``valuenet-FINGERPRINT.*``, the positions in ``valuenet-games-FINGERPRINT.npz``
-    shared by runs of the same games; atomically) and a later call resumes after the
-    last one; ``stop_after`` stops after that many epochs in all (to split a run)."""
+    With ``folder``, everything is kept there atomically: the self-play positions
+    (``valuenet-games-FINGERPRINT.npz``, shared by runs of the same games), every
+    finished epoch (``valuenet-FINGERPRINT.ckpt``: a later call resumes after the
+    last one) and the finished network with its curve in its metadata
+    (``valuenet-FINGERPRINT.npz``: a later call reads it alone, so a committed run
+    needs neither checkpoint nor positions). ``stop_after`` stops after that many
+    epochs in all (to split a run)."""
     base = Path(folder) / f"valuenet-{spec.fingerprint}" if folder is not None else None
+    finished = _finished(spec, base)
+    if finished is not None and stop_after is None:
+        return finished
     data = _positions(spec, base, progress)
     train, held = _split(spec, data)
     guess = float(np.mean(data["y"][train]))  # the best constant: what the net must beat
@@ -229,11 +235,30 @@ def train_net(
             bar.update(1)
     if best is None:
         raise ValueError("no epoch trained (stop_after 0?)")
-    if base is not None:
-        best.save(base.with_suffix(".npz"))
+    if base is not None and len(rows) == spec.epochs:  # the model file, curve in its meta
+        replace(best, meta={**best.meta, "curve": rows}).save(base.with_suffix(".npz"))
+    return best, _curve(rows, best.meta["epochs"])
+
+
+def _curve(rows: list[dict[str, Any]], kept: int) -> pd.DataFrame:
     curve = pd.DataFrame(rows)
-    curve["kept"] = curve["epoch"] == best.meta["epochs"]
-    return best, curve
+    curve["kept"] = curve["epoch"] == kept
+    return curve
+
+
+def _finished(spec: NetSpec, base: Path | None) -> tuple[ValueNet, pd.DataFrame] | None:
+    """The network and curve of a finished run of ``spec`` from its model file (which
+    needs neither the positions nor the checkpoint), or None."""
+    path = base.with_suffix(".npz") if base is not None else None
+    if path is None or not path.exists():
+        return None
+    net = load_net(path, game=spec.game, players=2)
+    rows = net.meta.get("curve") or []
+    if net.meta.get("spec") != asdict(spec) or len(rows) != spec.epochs:
+        return None
+    return replace(net, meta={k: v for k, v in net.meta.items() if k != "curve"}), _curve(
+        rows, net.meta["epochs"]
+    )
 
 
 def _mse(net: ValueNet, x: np.ndarray, y: np.ndarray) -> float:
