@@ -310,7 +310,11 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
         ("10_tuning", {"low": [0, 5, 0], "high": [20, 2, 10]}, "low=5 > high=2"),
         ("10_tuning", {"features": ["roles", "discs"]}, "chameleon has no feature 'discs'"),
         ("10_tuning", {"method": "annealing"}, "unknown method 'annealing'; valid values: spsa"),
-        ("13_self_learning", {"game": "othello"}, "othello has no value-network encoding"),
+        (
+            "13_self_learning",
+            {"game": "othello", "opponent": "hard", "features": ["discs"], "start": [1.0]},
+            "othello has no value-network encoding",
+        ),
         ("13_self_learning", {"net_hidden": 0}, "hidden must be a whole number >= 1"),
         ("10_tuning", {"spsa_c": 0.9}, r"c must be a number in \(0, 0.5\]"),
         ("11_hypermax", {"tables": ["6.10"]}, "unknown table '6.10'; valid values: 6.8, 6.9, 6.11"),
