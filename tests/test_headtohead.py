@@ -166,3 +166,29 @@ def test_an_open_verdict_says_the_gap_it_had_power_for():
 def test_claims_are_plain_data():
     claim = Claim("Schadd & Winands 2011", "BRS is stronger than Paranoid", "brs", "paranoid")
     assert (claim.agent, claim.rival) == ("brs", "paranoid")
+
+
+def test_a_study_plays_its_duels_in_rounds_and_drops_the_decided(monkeypatch):
+    """Three duels deciding after 2, 6 and never (max 7 blocks), in batches of 2: each
+    round brings every undecided duel 2 blocks further, a decided one is not played
+    again, the last round stops at ``max_blocks``; then every duel is read once more."""
+    from types import SimpleNamespace
+
+    from chameleon_lab.analysis import headtohead
+
+    decide_at = {"a": 2, "b": 6, "c": 99}
+    calls = []
+
+    def fake_run_duel(session, folder, *, max_blocks, batch, **kw):
+        calls.append((session, max_blocks))
+        decided = max_blocks >= decide_at[session]
+        return None, SimpleNamespace(decision="H1" if decided else "continue")
+
+    monkeypatch.setattr(headtohead, "run_duel", fake_run_duel)
+    headtohead._play_in_rounds(["a", "b", "c"], "unused", max_blocks=7, batch=2)
+    assert calls == [
+        ("a", 2), ("b", 2), ("c", 2),
+        ("b", 4), ("c", 4),
+        ("b", 6), ("c", 6),
+        ("c", 7),
+    ]  # fmt: skip

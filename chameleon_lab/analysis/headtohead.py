@@ -17,7 +17,8 @@ of a suite of distinct openings is one *block* of those configurations
 * :func:`run_duel`: plays blocks in batches, resuming its records file, until the
   sequential probability ratio test (:class:`~chameleon_lab.analysis.sequential.SPRT`)
   on the block scores accepts H0 or H1, or ``max_blocks`` are played;
-* :func:`duel_study`: every claim at every player count and budget;
+* :func:`duel_study`: every claim at every player count and budget, played in rounds
+  of a batch of blocks each so that a run stopped early leaves every claim as far;
 * :func:`claim_verdicts`: each claim's Elo difference with a bootstrap interval over
   blocks, a two-sided sign-flip test of "no difference" on the block scores, Holm's
   correction across all claims of the study, a verdict (supported, contradicted,
@@ -208,35 +209,49 @@ def duel_study(
     """Every claim at every player count and budget (:func:`run_duel`); all games'
     tables (with ``players``, ``budget_ms``, ``claim`` columns) and one row per duel:
     the SPRT's decision, blocks to it and blocks played, each side's median and largest
-    milliseconds a move, the block scores."""
+    milliseconds a move, the block scores.
+
+    The duels are played in rounds, ``batch`` blocks of every undecided duel a round
+    (:func:`_play_in_rounds`), so a run stopped at any time has brought every claim to
+    about the same number of blocks, and a duel's SPRT looks at the same blocks and
+    stops at the same one as if it had been played alone."""
+    duels = [
+        (claim, p, b, duel_session(claim.agent, claim.rival, agents, players=p, budget_ms=b,
+                                   opening_plies=opening_plies, seed=seed))
+        for claim in claims
+        for p in players
+        for b in budgets_ms
+    ]  # fmt: skip
+    common = {"sprt": sprt, "batch": batch, "workers": workers, "progress": progress}
+    _play_in_rounds([d[3] for d in duels], folder, max_blocks=max_blocks, **common)
     parts, rows = [], []
-    for claim in claims:
-        for p in players:
-            for b in budgets_ms:
-                session = duel_session(
-                    claim.agent,
-                    claim.rival,
-                    agents,
-                    players=p,
-                    budget_ms=b,
-                    opening_plies=opening_plies,
-                    seed=seed,
-                )
-                t, result = run_duel(
-                    session,
-                    folder,
-                    sprt=sprt,
-                    batch=batch,
-                    max_blocks=max_blocks,
-                    workers=workers,
-                    progress=progress,
-                )
-                label = {"players": int(p), "budget_ms": float(b), "claim": claim.text}
-                for df in (t.games, t.seats, t.moves):
-                    df[list(label)] = pd.DataFrame([label] * len(df), index=df.index)
-                parts.append(t)
-                rows.append(duel_row(claim, p, b, f"{b:g} ms", t, result))
+    for claim, p, b, session in duels:
+        t, result = run_duel(session, folder, max_blocks=max_blocks, **common)
+        label = {"players": int(p), "budget_ms": float(b), "claim": claim.text}
+        for df in (t.games, t.seats, t.moves):
+            df[list(label)] = pd.DataFrame([label] * len(df), index=df.index)
+        parts.append(t)
+        rows.append(duel_row(claim, p, b, f"{b:g} ms", t, result))
     return concat_tables(parts), pd.DataFrame(rows)
+
+
+def _play_in_rounds(
+    sessions: Sequence[Session], folder: str | Path, *, max_blocks: int, batch: int, **kw: Any
+) -> None:
+    """Bring every duel of ``sessions`` to its decision ``batch`` blocks a round: round
+    r plays each still undecided duel up to ``r * batch`` blocks (:func:`run_duel`
+    resumes its records and checks its SPRT after every ``batch`` blocks, so the
+    stopping block is the one a duel played alone reaches)."""
+    undecided = list(sessions)
+    cap = 0
+    while undecided and cap < max_blocks:
+        cap = min(max_blocks, cap + batch)
+        still = []
+        for session in undecided:
+            _, result = run_duel(session, folder, max_blocks=cap, batch=batch, **kw)
+            if result.decision == "continue":
+                still.append(session)
+        undecided = still
 
 
 def concat_tables(parts: Sequence[Tables]) -> Tables:
