@@ -18,6 +18,7 @@ import chameleon_lab
 LAYERS = {
     "version": 0,
     "files": 0,
+    "runlog": 0,
     "registries": 0,
     "games": 1,
     "search": 2,

@@ -60,11 +60,12 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ..games.weighted import weighted_heuristic
+from ..runlog import append_line, read_run_log
 from ..tournament import Session, tables
 from ..tournament.designs import draw_seed
 from .claims import holm
 from .headtohead import block_scores, duel_session
-from .tuning import CANDIDATE, OPPONENT, TuningSpec, _append, _play, log_lines
+from .tuning import CANDIDATE, OPPONENT, TuningSpec, _play
 
 #: What each log line is, so a log of something else is refused.
 LOG_KIND = "chameleon_lab.spsa"
@@ -236,21 +237,6 @@ def game_objective(
     return objective
 
 
-def _read_log(path: Path, spec: SPSASpec) -> list[dict[str, Any]]:
-    """The iterations logged in ``path`` for ``spec`` (a torn last line is cut off);
-    ``ValueError`` for a log of another run."""
-    rows = log_lines(path)
-    if not rows:
-        return []
-    head = rows[0]
-    if head.get("kind") != LOG_KIND or head.get("identity") != spec.identity():
-        raise ValueError(
-            f"{path} is the log of another SPSA run (its identity: {head.get('identity')}); "
-            "give another log file, or the spec it was made with"
-        )
-    return rows[1:]
-
-
 def _row(spec: SPSASpec, k: int, theta: np.ndarray, y: float, grad: np.ndarray) -> dict:
     a_k, c_k = spec.gains(k)
     t = spec.tuning
@@ -285,9 +271,8 @@ def spsa(
     if objective is None:
         objective = game_objective(spec, records, workers=workers, client=client, progress=progress)
     path = Path(log) if log is not None else None
-    logged = _read_log(path, spec) if path is not None else []
-    if path is not None and (not path.exists() or path.stat().st_size == 0):
-        _append(path, {"kind": LOG_KIND, "identity": spec.identity()})
+    head = {"kind": LOG_KIND, "identity": spec.identity()}
+    logged = [] if path is None else read_run_log(path, head, what="SPSA run")
     t = spec.tuning
     theta = t.scale(t.x0)
     rows, iterates = [], [theta]
@@ -314,7 +299,7 @@ def spsa(
                 if not 0.0 <= y <= 1.0:
                     raise ValueError(f"the objective must return a score in [0, 1], got {y}")
                 if path is not None:
-                    _append(path, {"iteration": k, "plus": plus.tolist(),
+                    append_line(path, {"iteration": k, "plus": plus.tolist(),
                                    "minus": minus.tolist(), "score": y})  # fmt: skip
             grad = (2.0 * y - 1.0) / (z_plus - z_minus)  # 2 c_k Delta but at a bound
             rows.append(_row(spec, k, theta, y, grad))

@@ -47,7 +47,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
@@ -60,6 +59,7 @@ from tqdm.auto import tqdm
 
 from ..games.registry import get_game
 from ..games.weighted import check_features, features_of, weighted_heuristic
+from ..runlog import append_line, read_run_log
 from ..tournament import Session, Tables, run_session, session_records, tables
 from ..tournament.designs import draw_seed
 from .headtohead import DEFAULT_SPRT, Claim, concat_tables, duel_row, duel_session, run_duel
@@ -328,43 +328,12 @@ def _own_random_state(state: dict[str, Any]) -> Iterator[None]:
         np.random.set_state(outer)  # noqa: NPY002
 
 
-def log_lines(path: Path) -> list[dict[str, Any]]:
-    """The JSON lines of a run's log (none where it does not exist); a torn last line,
-    from a run killed while writing it, is cut off the file."""
-    if not path.exists():
-        return []
-    data = path.read_bytes()
-    lines = data.split(b"\n")
-    if lines and lines[-1]:  # no newline at the end: a torn line
-        with open(path, "r+b") as f:
-            f.truncate(len(data) - len(lines[-1]))
-    return [json.loads(line) for line in lines[:-1] if line.strip()]
-
-
-def _read_log(path: Path, spec: TuningSpec) -> list[dict[str, Any]]:
-    """The generations logged in ``path`` for ``spec`` (a torn last line, from a run
-    killed while writing it, is cut off); ``ValueError`` for a log of another spec."""
-    rows = log_lines(path)
-    if not rows:
-        return []
-    head = rows[0]
+def _same_spec(head: dict[str, Any], spec: TuningSpec) -> bool:
+    """Whether a log's first line is of ``spec`` (its number of generations aside: a
+    longer run continues a shorter one's log)."""
     theirs = dict(head.get("spec") or {})
     theirs.pop("generations", None)
-    if head.get("kind") != LOG_KIND or theirs != spec.identity():
-        raise ValueError(
-            f"{path} is the log of another tuning run (its spec: {head.get('spec')}); "
-            "give another log file, or the spec it was made with"
-        )
-    return rows[1:]
-
-
-def _append(path: Path, row: dict[str, Any]) -> None:
-    """Append one JSON line and flush it to disk (a line is the unit of progress)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "a", encoding="utf-8") as f:
-        f.write(json.dumps(row, separators=(",", ":")) + "\n")
-        f.flush()
-        os.fsync(f.fileno())
+    return theirs == spec.identity()
 
 
 def tune(
@@ -397,9 +366,10 @@ def tune(
     if objective is None:
         objective = game_objective(spec, records, workers=workers, client=client, progress=progress)
     path = Path(log) if log is not None else None
-    logged = _read_log(path, spec) if path is not None else []
-    if path is not None and (not path.exists() or path.stat().st_size == 0):
-        _append(path, {"kind": LOG_KIND, "spec": spec.to_dict()})
+    logged = [] if path is None else read_run_log(
+        path, {"kind": LOG_KIND, "spec": spec.to_dict()}, what="tuning run",
+        same=lambda head: head.get("kind") == LOG_KIND and _same_spec(head, spec),
+    )  # fmt: skip
     rng: dict[str, Any] = {}
     with _own_random_state(rng):
         es = cma.CMAEvolutionStrategy(
@@ -438,7 +408,7 @@ def tune(
                         f"the objective must return {len(x)} finite scores, got {scores}"
                     )
                 if path is not None:
-                    _append(path, {"generation": g, "candidates": x.tolist(), "scores": scores})
+                    append_line(path, {"generation": g, "candidates": x.tolist(), "scores": scores})
             with _own_random_state(rng):
                 es.tell(z, [-s for s in scores])
             for i, (c, s) in enumerate(zip(x, scores, strict=True)):
