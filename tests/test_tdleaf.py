@@ -11,6 +11,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from cli_session import play_against_weighted_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -180,19 +181,7 @@ def test_the_cli_learns_resumes_and_names_a_heuristic_a_session_plays(tmp_path, 
     assert capsys.readouterr().out.splitlines() == first
     name = first[-1]
     assert name.startswith("weights:stones=") and len(first) == 5  # header, 0, 1, 2 games
-    session = {
-        "name": "learned",
-        "game": "connect4",
-        "design": "every",
-        "budget": {"depth": 1},
-        "agents": {"learned": {"algorithm": "alphabeta", "heuristic": name},
-                   "hand": {"algorithm": "alphabeta", "heuristic": "weighted_lines"}},
-    }  # fmt: skip
-    path = tmp_path / "session.json"
-    path.write_text(json.dumps(session))
-    out = tmp_path / "records.jsonl"
-    assert main(["tournament", str(path), "--out", str(out), "--workers", "1", "--quiet"]) == 0
-    records = [json.loads(line) for line in out.read_text().splitlines()]
+    records = play_against_weighted_lines(tmp_path, name)
     assert len(records) == 2 and records[0]["agents"]["learned"]["heuristic"] == name
 
 

@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 import pytest
+from cli_session import play_against_weighted_lines
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -233,7 +234,6 @@ def test_the_cli_learns_a_net_whose_name_a_session_plays(tmp_path, capsys):
     """``chameleon-lab learn-net`` prints the curve and, last, the ``net:`` name; a
     second call resumes from the folder and prints the same; the name plays in the
     tournament command's session against the hand-made heuristic."""
-    import json
 
     from chameleon_lab.cli import main
 
@@ -245,20 +245,8 @@ def test_the_cli_learns_a_net_whose_name_a_session_plays(tmp_path, capsys):
     assert capsys.readouterr().out.splitlines() == first
     name = first[-1]
     assert name.startswith("net:") and name.endswith(".npz")
-    session = {
-        "name": "net",
-        "game": "connect4",
-        "design": "every",
-        "budget": {"depth": 1},
-        "agents": {"net": {"algorithm": "alphabeta", "heuristic": name},
-                   "hand": {"algorithm": "alphabeta", "heuristic": "weighted_lines"}},
-    }  # fmt: skip
-    path = tmp_path / "session.json"
-    path.write_text(json.dumps(session))
-    out = tmp_path / "records.jsonl"
-    assert main(["tournament", str(path), "--out", str(out), "--workers", "1", "--quiet"]) == 0
-    records = [json.loads(line) for line in out.read_text().splitlines()]
-    assert len(records) == 2 and records[0]["agents"]["net"]["heuristic"] == name
+    records = play_against_weighted_lines(tmp_path, name)
+    assert len(records) == 2 and records[0]["agents"]["learned"]["heuristic"] == name
 
 
 def test_the_cli_refuses_a_bad_net_run_with_status_2(tmp_path, capsys):
