@@ -212,7 +212,7 @@ def duel_study(
     milliseconds a move, the block scores.
 
     The duels are played in rounds, ``batch`` blocks of every undecided duel a round
-    (:func:`_play_in_rounds`), so a run stopped at any time has brought every claim to
+    (``_play_in_rounds``), so a run stopped at any time has brought every claim to
     about the same number of blocks, and a duel's SPRT looks at the same blocks and
     stops at the same one as if it had been played alone."""
     duels = [
