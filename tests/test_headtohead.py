@@ -192,3 +192,33 @@ def test_a_study_plays_its_duels_in_rounds_and_drops_the_decided(monkeypatch):
         ("b", 6), ("c", 6),
         ("c", 7),
     ]  # fmt: skip
+
+
+def test_a_resumed_duel_replays_its_records_once(tmp_path, monkeypatch):
+    """A duel whose records reach its decision is read back with one replay of the
+    session (the last check point the records reach), not one per batch before it,
+    and says what the run that played it said."""
+    from chameleon_lab.analysis import headtohead
+
+    agents = {
+        "perfect": {"algorithm": "alphabeta", "depth": 9},
+        "random": {"algorithm": "negamax", "depth": 1, "random_move_probability": 1.0},
+    }
+    session = duel_session(
+        "perfect", "random", agents, players=2, budget_ms=None, opening_plies=2, game="tictactoe"
+    )
+    sprt = SPRT(elo0=0.0, elo1=200.0, alpha=0.05, beta=0.05)
+    common = {"sprt": sprt, "batch": 2, "max_blocks": 30, "workers": 1, "progress": False}
+    t, result = run_duel(session, tmp_path, **common)
+    assert result.decision == "H1" and t.games.shape[0] >= 2 * 2 * 2  # two batches or more
+    calls = []
+    real = headtohead.run_session
+
+    def counted(*args, **kw):
+        calls.append(args[0].repetitions)
+        return real(*args, **kw)
+
+    monkeypatch.setattr(headtohead, "run_session", counted)
+    t2, result2 = run_duel(session, tmp_path, **common)
+    assert result2 == result and t2.games.equals(t.games)
+    assert calls == [t.games.shape[0] // 2]  # the blocks played, one replay

@@ -172,15 +172,18 @@ def run_duel(
     progress: bool = True,
 ) -> tuple[Tables, Any]:
     """Play ``session``'s duel ``batch`` blocks at a time (resuming its records file in
-    ``folder``) until the SPRT decides or ``max_blocks`` blocks are played; the tables
-    of the blocks played and the SPRT's result at its first decision (or over all
-    blocks). Blocks played beyond the first decision (a batch plays on) stay in the
-    tables and the fixed-sample estimate; the SPRT reports where it decided."""
+    ``folder`` at the last check point it reaches) until the SPRT decides or
+    ``max_blocks`` blocks are played; the tables of the blocks played and the SPRT's
+    result at its first decision (or over all blocks). Blocks played beyond the first
+    decision (a batch plays on) stay in the tables and the fixed-sample estimate; the
+    SPRT reports where it decided."""
     agent, rival = list(session.agents)
     path = session.records_file(Path(folder))
-    blocks = 0
+    recorded = _blocks_recorded(dataclasses.replace(session, repetitions=max_blocks), path)
+    # resume at the last check point the records reach (a run with this batch stopped
+    # there or later): checking the points before it again would find them undecided
+    blocks = min(max_blocks, max(batch, recorded - recorded % batch))
     while True:
-        blocks = min(max_blocks, blocks + batch)
         current = dataclasses.replace(session, repetitions=blocks)
         report = run_session(current, path, workers=workers, progress=progress)
         if report.interrupted:
@@ -189,6 +192,22 @@ def run_duel(
         result = sequential_test(block_scores(t, agent, rival).to_numpy(), sprt)
         if result.decision != "continue" or blocks >= max_blocks:
             return t, result
+        blocks = min(max_blocks, blocks + batch)
+
+
+def _blocks_recorded(session: Session, path: Path) -> int:
+    """How many leading blocks of ``session`` have every game in the records file
+    ``path`` (0 without one)."""
+    if not path.exists():
+        return 0
+    per_block = len(dataclasses.replace(session, repetitions=1))
+    games = {int(r["game"]) for r in session_records(path, session)}
+    blocks = 0
+    while all(g in games for g in range(blocks * per_block, (blocks + 1) * per_block)):
+        blocks += 1
+        if blocks * per_block >= len(session):
+            break
+    return blocks
 
 
 def duel_study(
