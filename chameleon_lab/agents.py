@@ -282,13 +282,20 @@ class Agent:
         """The agent's game with its default parameters (for its heuristics registry)."""
         return get_game(self.game)
 
+    @property
+    def heuristic_entry(self) -> Heuristic:
+        """The registry entry of the agent's heuristic: its function, fingerprint and
+        the check a game meets before it scores it
+        (:meth:`~chameleon_lab.games.heuristics.Heuristic.check_fits`)."""
+        return self._heuristic
+
     def _resolve_heuristic(self) -> None:
         registry = self.game_spec.heuristics
         item: Heuristic = registry.get(self.heuristic)
         if not item.builtin and item.name not in registry:
-            item = registry.register(item.name, item.function)
+            item = registry.register(item.name, item.function, fits=item.fits)
         elif not item.builtin and registry.get(item.name).function is not item.function:
-            item = registry.register(item.name, item.function, replace=True)
+            item = registry.register(item.name, item.function, replace=True, fits=item.fits)
         if item.builtin:
             if self.heuristic_code is not None:
                 raise ValueError(
@@ -364,6 +371,7 @@ class Agent:
     def choose(self, position: Any) -> Decision:
         """Choose a move in ``position`` (of the agent's game; it must not be over)."""
         game = check_playable(position, self.game)
+        self._heuristic.check_fits(game)
         legal = position.legal_moves
         if not legal:
             raise ValueError("the player to move has no legal move: there is no move to choose")

@@ -8,6 +8,7 @@ interrupted training ends as an uninterrupted one; bad model files are refused b
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -186,6 +187,38 @@ def test_another_board_size_gets_no_knowledge(trained):
     assert out[0] == out[1] == 1.0
     with pytest.raises(ValueError, match="is for a 7 x 6 board, the game is 5 x 4"):
         net.check_params({"width": 5, "height": 4})
+
+
+def test_a_model_on_another_board_is_refused_where_it_would_play(trained, tmp_path, capsys):
+    """The function scores a board of another size as a draw (above); everything that
+    plays it refuses that board by name: a search, an agent, a session and the CLI."""
+    from chameleon_lab.agents import Agent
+    from chameleon_lab.cli import main
+    from chameleon_lab.tournament.session import Session
+
+    net, _, _ = trained
+    name = f"net:{net.save(tmp_path / 'm.npz')}"
+    small = get_game("connect4", width=5, height=4).start()
+    message = "is for a 7 x 6 board, the game is 5 x 4"
+    with pytest.raises(ValueError, match=message):
+        search(small, "alphabeta", depth=2, heuristic=name)
+    agent = Agent(algorithm="alphabeta", depth=2, heuristic=name, game="connect4")
+    assert agent.choose(get_game("connect4").start()).move is not None  # its own board
+    with pytest.raises(ValueError, match=message):
+        agent.choose(small)
+    agents = {"learned": {"algorithm": "alphabeta", "heuristic": name},
+              "hand": {"algorithm": "alphabeta", "heuristic": "weighted_lines"}}  # fmt: skip
+    common = {"name": "s", "game": "connect4", "design": "every", "agents": agents,
+              "budget": {"depth": 1}}  # fmt: skip
+    with pytest.raises(ValueError, match=f"agent 'learned': the model .* {message}"):
+        Session(**common, game_params={"width": 5, "height": 4})
+    assert Session(**common).game_params["width"] == 7
+    path = tmp_path / "session.json"
+    path.write_text(json.dumps({**common, "game_params": {"width": 5, "height": 4}}))
+    out = tmp_path / "records.jsonl"
+    assert main(["tournament", str(path), "--out", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err and not out.exists()
 
 
 def test_bad_models_are_refused_by_name(trained, tmp_path):

@@ -23,7 +23,8 @@ import hashlib
 import importlib
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -116,6 +117,14 @@ class Heuristic:
     doc: str
     builtin: bool
     fingerprint: str
+    #: ``fits(game)`` raises ``ValueError`` for a game (with its parameters) the
+    #: heuristic knows nothing of: a trained model meets a board of another size.
+    fits: Callable[[Any], None] | None = field(default=None, compare=False, repr=False)
+
+    def check_fits(self, game: Any) -> None:
+        """``ValueError`` (what the heuristic is for) unless it can score ``game``."""
+        if self.fits is not None:
+            self.fits(game)
 
     @property
     def after_move(self) -> Callable | None:
@@ -173,13 +182,22 @@ class HeuristicRegistry:
 
         return register
 
-    def register(self, name: str, function: Callable, *, replace: bool = False) -> Heuristic:
+    def register(
+        self,
+        name: str,
+        function: Callable,
+        *,
+        replace: bool = False,
+        fits: Callable[[Any], None] | None = None,
+    ) -> Heuristic:
         """Register a researcher's own heuristic under ``name``.
 
         ``replace=True`` lets a notebook re-run its cell with an edited function; a
-        built-in heuristic cannot be replaced.
+        built-in heuristic cannot be replaced. ``fits(game)``, if given, raises
+        ``ValueError`` for a game (with its parameters) the heuristic cannot score;
+        agents and sessions call it before they play (:attr:`Heuristic.fits`).
         """
-        return self._add(name, function, builtin=False, replace=replace)
+        return self._add(name, function, builtin=False, replace=replace, fits=fits)
 
     def _add(
         self,
@@ -189,6 +207,7 @@ class HeuristicRegistry:
         builtin: bool,
         replace: bool,
         after_move: Callable | None = None,
+        fits: Callable[[Any], None] | None = None,
     ) -> Heuristic:
         if not isinstance(name, str) or not name.strip() or name != name.strip():
             raise ValueError(f"a heuristic name is a non-empty word, got {name!r}")
@@ -206,7 +225,7 @@ class HeuristicRegistry:
                 + ("" if old.builtin else "; pass replace=True to replace it")
             )
         doc = inspect.getdoc(getattr(function, "py_func", function)) or ""
-        item = Heuristic(name, function, doc, builtin, fingerprint(function))
+        item = Heuristic(name, function, doc, builtin, fingerprint(function), fits)
         self._items[key] = item
         if after_move is not None:
             _AFTER_MOVE[id(function)] = (function, after_move)

@@ -14,8 +14,9 @@ pass does not build that vector: each hidden unit starts at its bias and adds th
 weight of every stone on the board, found by walking the two bitboards (a hidden layer
 of 32 on a full 7 x 6 board: 32 walks of 42 stones), then the activation and the
 output layer; it allocates nothing, as the searches require. On a board of another
-size it knows nothing and scores both players alike (its size is checked where a
-model meets a game: :meth:`ValueNet.check_params`).
+size it knows nothing and scores both players alike, so every search, agent and
+session refuses such a board before it plays (:meth:`ValueNet.check_params`, registered
+as the heuristic's :attr:`~chameleon_lab.games.heuristics.Heuristic.fits`).
 
 The scores it writes are those of every two-player heuristic here: ``out[p] = 1 +
 SCALE * (1 + v) / 2`` for the player ``p`` to move and ``out[q] = 1 + SCALE * (1 -
@@ -290,7 +291,16 @@ def net_heuristic(net: ValueNet, *, name: str | None = None) -> Heuristic:
     registry = get_game(net.game).heuristics
     if name in registry and registry.get(name).function is function:
         return registry.get(name)
-    return registry.register(name, function, replace=True)
+    return registry.register(name, function, replace=True, fits=_fits(net))
+
+
+def _fits(net: ValueNet) -> Callable[[Any], None]:
+    """The check a game meets before ``net`` scores it: the board size it was trained for."""
+
+    def fits(game: Any) -> None:
+        net.check_params(game.params)
+
+    return fits
 
 
 #: ``net:PATH`` names the model saved at PATH (any process builds it from the name).

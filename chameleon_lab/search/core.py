@@ -196,7 +196,9 @@ def leaf_evaluator(game: Game | GameOps, heuristic: str | Callable | None) -> Ca
     :class:`~chameleon_lab.games.protocol.GameOps` (an explicit tree) have no registry and
     take a function."""
     if isinstance(game, Game):
-        fn = game.heuristics.get(heuristic).function
+        item = game.heuristics.get(heuristic)
+        item.check_fits(game)  # a trained model meets a board of its own size
+        fn = item.function
         return leaf_function(game.ops, fn, game.info.players, game.info.min_utility)
     if isinstance(heuristic, str) or heuristic is None:
         raise ValueError(

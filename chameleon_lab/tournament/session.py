@@ -272,7 +272,10 @@ class Session:
                     )
             check_node_budget(merged.get("nodes"), f"agent {name!r}: nodes")
             try:
-                out[name] = agent_from_params(merged).params()
+                agent = agent_from_params(merged)
+                if isinstance(agent, Agent):  # its heuristic can score the session's board
+                    agent.heuristic_entry.check_fits(self.game_spec())
+                out[name] = agent.params()
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"agent {name!r}: {exc}") from None
         return out
