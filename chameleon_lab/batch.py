@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -429,7 +430,8 @@ def run_batch(
     The records under ``data/records`` are unpacked before each notebook (so a run
     resumes from packed records) and packed after it
     (:func:`~chameleon_lab.tournament.records.pack_records`) where the profile keeps
-    packed records (research)."""
+    packed records (research); the quick and full batches' records are emptied when
+    other package sources played them (:func:`records_of_these_sources`)."""
     from tqdm.auto import tqdm
 
     from .tournament import unpack_records
@@ -450,6 +452,8 @@ def run_batch(
     )
     packed = profile == "research"
     records = project_path(data) / "records"
+    if not packed:
+        records_of_these_sources(records)
     common = {
         "figures_dir": str(figures),  # run_notebook takes relative ones in the project
         "data_dir": str(data),
@@ -475,6 +479,40 @@ def run_batch(
         done.append((name, time.perf_counter() - t0))
         bar.write(f"{name}: {done[-1][1]:.0f} s")
     return done
+
+
+#: The file in a quick or full batch's records folder that names the package sources
+#: its records were played by (:func:`records_of_these_sources`).
+SOURCES_STAMP = "SOURCES"
+
+
+def records_of_these_sources(records: Path) -> None:
+    """Empty ``records``, the working records of a quick or full batch, when other
+    package sources played them, and stamp it with these sources' fingerprint
+    (:func:`~chameleon_lab.compiled_cache.sources_fingerprint`).
+
+    Why: a batch resumes from its records, and the notebooks cache trained models,
+    TD-Leaf runs and duels there keyed by their parameters alone, so after a code
+    change a batch would read an older code's results back into fresh tables (notebook
+    13's cached value net did: 4069e2e changed which epoch it keeps, and a later batch
+    in the same checkout committed the earlier net's duel). Records of these sources
+    stay, so an interrupted run resumes. Research records are packed and kept on
+    purpose (each run is logged with its commit): a folder holding packed records is
+    refused rather than emptied."""
+    from .compiled_cache import sources_fingerprint
+
+    stamp = records / SOURCES_STAMP
+    now = sources_fingerprint()
+    if records.exists() and not (stamp.exists() and stamp.read_text().strip() == now):
+        if any(records.rglob("*.jsonl.xz")):
+            raise ValueError(
+                f"{records} holds packed research records, which a quick or full batch "
+                "would empty (its sources changed): run the research profile there, or "
+                "give the batch another data folder"
+            )
+        shutil.rmtree(records)
+    records.mkdir(parents=True, exist_ok=True)
+    stamp.write_text(now + "\n")
 
 
 def _close_research_run(

@@ -644,3 +644,30 @@ def test_the_two_player_blocks_of_every_profile_exist(profile):
     for game in params["two_player_games"]:
         available = count_openings(get_game(game).start(), plies)
         assert params["two_player_blocks"] <= available, (game, available)
+
+
+def test_a_batch_reads_back_only_records_its_own_sources_played(tmp_path, monkeypatch):
+    """Records (cached models, duels) of other package sources are emptied before a quick
+    or full batch reads them; records of these sources stay (an interrupted run
+    resumes); packed research records are refused, never removed."""
+    from chameleon_lab import batch, compiled_cache
+
+    records = tmp_path / "records"
+    (records / "learning").mkdir(parents=True)
+    (records / "learning" / "valuenet-old.npz").write_bytes(b"older code's net")
+    batch.records_of_these_sources(records)  # no stamp: whose they are is unknown
+    assert [p.name for p in records.rglob("*")] == [batch.SOURCES_STAMP]
+    played = records / "duel.jsonl"
+    played.write_text("{}\n")
+    batch.records_of_these_sources(records)
+    assert played.exists()  # the same sources: resumed
+    monkeypatch.setattr(compiled_cache, "sources_fingerprint", lambda: "0" * 16)  # an edit
+    batch.records_of_these_sources(records)
+    assert not played.exists() and (records / batch.SOURCES_STAMP).read_text() == "0" * 16 + "\n"
+    packed = records / "beyond" / "ladder.jsonl.xz"
+    packed.parent.mkdir()
+    packed.write_bytes(b"research")
+    monkeypatch.setattr(compiled_cache, "sources_fingerprint", lambda: "1" * 16)
+    with pytest.raises(ValueError, match="packed research records"):
+        batch.records_of_these_sources(records)
+    assert packed.exists()
