@@ -97,6 +97,26 @@ def test_rolit_sessions_seat_the_colours_their_seatings_occupy(tmp_path):
     assert seats["score"].notna().all() and seats["score"].between(0, 64).all()
 
 
+def test_chinese_checkers_sessions_seat_every_player_and_rank_by_steps_left(tmp_path):
+    """Three players on the small star: every seating of the three agents plays, each
+    record replays to its end (a winner or the move limit), the results are the final
+    position's, and the scores kept are the steps each player had left (negated)."""
+    agents = {name: {"algorithm": "paranoid"} for name in ("a", "b", "c")}
+    params = {"size": 2, "turns": 15}
+    session = _session(game="chinesecheckers", game_params=params, players=3,
+                       repetitions=1, agents=agents)  # fmt: skip
+    out = tmp_path / "cc.jsonl"
+    assert run_session(session, out, workers=1, progress=False).played == 6  # 3! seatings
+    for r in read_records(out):
+        positions = record_positions(r)
+        final = positions[-1]
+        assert final.is_over and len(positions) <= 46
+        for seat in range(3):
+            result = {1.0: "win", 0.0: "draw", -1.0: "loss"}[final.returns[seat]]
+            assert r["seat_results"][seat] == result
+        assert r["scores"] == [-float(k) for k in final.remaining()]
+
+
 def test_fingerprints_of_chameleon_sessions_do_not_mention_the_game():
     # records made before other games existed keep resuming
     session = Session("s", {"a": {}, "b": {}}, budget={"depth": 1})

@@ -23,7 +23,8 @@ from hypothesis import strategies as st
 from chameleon_lab.games import Position, game_names, get_game
 
 #: Every game with its default parameters, and a few other parameter choices.
-GAMES = ("chameleon", "tictactoe", "gomoku", "nim", "dice", "othello", "connect4", "rolit")
+GAMES = ("chameleon", "tictactoe", "gomoku", "nim", "dice", "othello", "connect4", "rolit",
+         "chinesecheckers")  # fmt: skip
 VARIANTS = [(name, {}) for name in GAMES] + [
     ("chameleon", {"players": "RY"}),
     ("gomoku", {"width": 5, "height": 4, "k": 3}),
@@ -35,6 +36,8 @@ VARIANTS = [(name, {}) for name in GAMES] + [
     ("connect4", {"width": 5, "height": 4}),
     ("rolit", {"players": "RG"}),
     ("rolit", {"players": "YGB"}),
+    ("chinesecheckers", {"players": 2, "size": 2, "turns": 12}),
+    ("chinesecheckers", {"players": 4, "size": 3}),
 ]
 IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in p.items()) or 'default'}" for n, p in VARIANTS]
 #: position -> key, over every playout of a variant (transpositions across games)

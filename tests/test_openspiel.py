@@ -62,6 +62,8 @@ SPECS = [
     "chameleon_lab_connect4(width=5,height=4)",
     "chameleon_lab_rolit(players=RG)",
     "chameleon_lab_rolit(players=RYG)",
+    "chameleon_lab_chinesecheckers(players=2,size=2,turns=15)",
+    "chameleon_lab_chinesecheckers(players=4,size=3,turns=20)",
 ]
 
 
@@ -91,8 +93,9 @@ def test_a_game_without_a_numbering_is_refused_naming_those_with_one(monkeypatch
 
     entry = dataclasses.replace(registry.game_entry("tictactoe"), actions=None)
     monkeypatch.setitem(registry._GAMES, "tictactoe", entry)
-    with pytest.raises(ValueError, match=r"tictactoe has no action numbering yet: pass actions= "
-                       r"to its register_game .*games with one: chameleon, connect4"):  # fmt: skip
+    message = (r"tictactoe has no action numbering yet: pass actions= to its register_game "
+               r".*games with one: chameleon, chinesecheckers, connect4")  # fmt: skip
+    with pytest.raises(ValueError, match=message):
         action_space(get_game("tictactoe"))
     monkeypatch.undo()
     assert action_space(get_game("tictactoe")).size == 9
@@ -123,6 +126,8 @@ DECLARED = [
     ("chameleon_lab_othello", 2, 65, 120, -64, 64, 0),  # 64 squares and pass
     ("chameleon_lab_rolit(players=RG)", 2, 64, 60, -1, 1, 0),  # 60 placements, no pass
     ("chameleon_lab_nim", 2, 12, 12, -1, 1, 0),  # 3 + 4 + 5 objects
+    # from * 128 + to over the 37 holes of the small star; 10 moves each at most
+    ("chameleon_lab_chinesecheckers(players=2,size=2,turns=10)", 2, 4736, 20, -1, 1, 0),
     ("chameleon_lab_dice", 2, 6, 4, -1, 1, 0),  # 4 up to 8, at least 1 a tip
     ("chameleon_lab_chameleon(players=2)", 2, 4096, 100, -1, 1, 0),
     ("chameleon_lab_chameleon(players=3)", 3, 4096, 100, -1, 1, -1),  # +1 -1 -1

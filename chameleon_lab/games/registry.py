@@ -37,6 +37,7 @@ BUILTIN_GAMES: Registry[str] = Registry(
         "othello": "chameleon_lab.games.othello",
         "connect4": "chameleon_lab.games.connect4",
         "rolit": "chameleon_lab.games.rolit",
+        "chinesecheckers": "chameleon_lab.games.chinese_checkers",
     },
     code=lambda package: [package],
 )

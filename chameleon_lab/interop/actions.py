@@ -6,24 +6,27 @@ move codes are such numbers for most games and are used as they are; where they 
 not (Chameleon Chess names the moving pawn by its slot in the pawn list, which is
 renumbered after a capture; NIM's codes are sparse), the game builds one:
 
-==============  ======================================  ==============================
-game            action id                               how many
-==============  ======================================  ==============================
-``chameleon``   origin square * 64 + target square      4096
-                (squares ``row * 8 + col``, row 0 the
-                top: rank 8, as the kernel numbers them)
-``tictactoe``,  the kernel's cell ``row * width + col``   ``width * height``
-``gomoku``      (``a1`` is 0)
-``connect4``    the kernel's column, 0 = column ``1``    ``width``
-``othello``     the kernel's square (``a1`` 0 .. ``h8``   65
-                63), ``pass`` 64
-``rolit``       the kernel's square (``a1`` 0 .. ``h8``   64
-                63)
-``dice``        the face that comes up, minus 1           6
-``nim``         the heaps' sizes at the start before     the objects at the start
-                heap ``h``, plus ``k - 1`` (take ``k``    (at least 1)
-                from heap ``h``)
-==============  ======================================  ==============================
+=====================  ======================================  ==============================
+game                   action id                               how many
+=====================  ======================================  ==============================
+``chameleon``          origin square * 64 + target square      4096
+                       (squares ``row * 8 + col``, row 0 the
+                       top: rank 8, as the kernel numbers them)
+``tictactoe``,         the kernel's cell ``row * width + col``   ``width * height``
+``gomoku``             (``a1`` is 0)
+``connect4``           the kernel's column, 0 = column ``1``    ``width``
+``othello``            the kernel's square (``a1`` 0 .. ``h8``   65
+                       63), ``pass`` 64
+``rolit``              the kernel's square (``a1`` 0 .. ``h8``   64
+                       63)
+``chinesecheckers``    the kernel's move, from-hole * 128 +    128 * the holes (121 on the
+                       to-hole (holes in reading order from    standard star)
+                       the top), ``pass`` 0
+``dice``               the face that comes up, minus 1           6
+``nim``                the heaps' sizes at the start before     the objects at the start
+                       heap ``h``, plus ``k - 1`` (take ``k``    (at least 1)
+                       from heap ``h``)
+=====================  ======================================  ==============================
 
 Each game declares its numbering where it registers (``register_game(...,
 actions=...)``, ``Numbering`` in :mod:`chameleon_lab.games.registry`); a game without one has
