@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from chameleon_lab.cli import main
+from chameleon_lab.games import get_game
 from chameleon_lab.games.chameleon import ChameleonMatch, Position
 
 
@@ -176,6 +177,24 @@ def test_bench_depths_refuses_bad_options_with_status_2(bad, named, capsys):
 def test_bench_search_refuses_a_move_limit_without_games(capsys):
     assert main(["bench", "search", "--budgets", "--move-limit", "50"]) == 2
     assert "with --budgets empty there are none" in capsys.readouterr().err
+
+
+def test_bench_papers_measures_every_multiplayer_search_and_refuses_other_games(capsys):
+    """One game, depth 1, one position (the start): a perft row with the leaves perft
+    counts, and a row per search with the nodes it counted (at depth 1 at least the
+    start's 14 children, each evaluated)."""
+    args = ["bench", "papers", "--games", "chinesecheckers", "--depth", "1", "--positions", "1"]
+    assert main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    for players in (3, 4):
+        rows = [line.split() for line in lines if line.startswith(f"chinesecheckers-{players}p")]
+        assert [r[1] for r in rows] == ["perft", "maxn", "maxnis", "paranoid", "maxnsp", "brs",
+                                        "mcts"]  # fmt: skip
+        leaves = get_game("chinesecheckers", players=players).start().perft(4)
+        assert rows[0][3] == f"{leaves:,}"
+        assert all(int(r[3].replace(",", "")) >= 14 for r in rows[1:6])
+    assert main(["bench", "papers", "--games", "chess"]) == 2
+    assert "'chess' is not benchmarked here; choose from chameleon" in capsys.readouterr().err
 
 
 def test_bench_solve_passes_the_games_options_and_checks_the_values(capsys):

@@ -27,6 +27,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from ..bench.games import print_games
 
         print_games(count=args.positions)
+    elif args.what == "papers":
+        from ..bench.papers import print_papers
+
+        print_papers(depth=args.depth, count=args.positions, games=tuple(args.games or ()))
     elif args.what == "heuristics":
         from ..bench.heuristics import print_heuristics
 
@@ -135,6 +139,20 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "--positions", type=_positive, default=6, help="fixed positions per game (default 6)"
     )
     games.set_defaults(func=cmd_bench)
+    papers = bench_sub.add_parser(
+        "papers",
+        help="perft and the multi-player searches' nodes/s on the papers' games (Rolit, "
+        "Chinese Checkers) beside Chameleon Chess, three and four players",
+    )
+    papers.add_argument("--depth", type=_positive, default=3, help="plies (default 3)")
+    papers.add_argument(
+        "--positions", type=_positive, default=4, help="fixed positions per game (default 4)"
+    )
+    papers.add_argument(
+        "--games", nargs="+", metavar="GAME",
+        help="only these games (chameleon, chinesecheckers, rolit; default all)",
+    )  # fmt: skip
+    papers.set_defaults(func=cmd_bench)
     heur = bench_sub.add_parser(
         "heuristics",
         help="alpha-beta's nodes/s at a depth and depth reached in a time budget per "

@@ -394,6 +394,7 @@ def _dfpn_targets(n: int) -> tuple[Any, ...]:
         Target("connect4", {}, n, min_ply=16),
         Target("othello", {}, n, min_ply=46),
         Target("rolit", {"players": "RG"}, n, min_ply=50),
+        Target("chinesecheckers", {"players": 2, "size": 2, "turns": 6}, n, min_ply=6),
         Target("nim", {"heaps": [3, 4, 5]}, n),
         Target("dice", {"target": 20, "start": 3}, n),
     )

@@ -528,16 +528,19 @@ def _suite_targets(n: int, deep: int) -> tuple[Target, ...]:
         Target("dice", {"target": 20, "start": 3}, n, deep),
         Target("chameleon", {"players": "RY"}, n, deep - 1),
         Target("rolit", {"players": "RG"}, n, deep - 1),
+        Target("chinesecheckers", {"players": 2, "size": 3}, n, deep - 1),
     )
 
 
 def _multi_targets(n: int, deep: int) -> tuple[Target, ...]:
-    """Chameleon Chess and Rolit with two, three and four players, ``n`` positions
-    each (half as many of Rolit, whose every line is 60 plies long), depths up to
+    """Chameleon Chess and Rolit with two, three and four players, Chinese Checkers
+    with three and four on the standard star, ``n`` positions each (half as many of
+    Rolit, whose every line is 60 plies long, and of Chinese Checkers), depths up to
     ``deep``."""
     return (
         *(Target("chameleon", {"players": p}, n, deep) for p in ("RY", "RGY", "RGYB")),
         *(Target("rolit", {"players": p}, max(1, n // 2), deep) for p in ("RYG", "RYGB")),
+        *(Target("chinesecheckers", {"players": p}, max(1, n // 2), deep) for p in (3, 4)),
     )
 
 
@@ -553,6 +556,8 @@ def _solver_targets(n: int) -> tuple[Target, ...]:
         Target("connect4", {"width": 5, "height": 4}, n, min_ply=11),
         Target("othello", {}, n, min_ply=52),
         Target("rolit", {"players": "RG"}, n, min_ply=52),
+        # the small star, four moves before the limit of six each
+        Target("chinesecheckers", {"players": 2, "size": 2, "turns": 6}, n, min_ply=8),
     )
 
 
