@@ -10,6 +10,7 @@ import random
 
 import chinese_checkers_truth as T
 import pytest
+from conformance_lines import answers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -207,24 +208,14 @@ def test_the_conformance_entry_point_answers_chinese_checkers_lines_by_the_plain
     """``legal`` and ``perft`` lines name the game and its parameters (the contract's
     "Other games" lines), answered as the plain rules count."""
     import json
-    import subprocess
-    import sys
 
     lines = [
         {"game": GAME, "moves": ["d1-e5", "j10-i9"]},
         {"game": GAME, "params": {"players": 2, "size": 3}, "moves": ["c1-d4"]},
     ]
-    text = "\n".join(map(json.dumps, lines)) + "\n"
-
-    def answer(command: str) -> list[str]:
-        done = subprocess.run([sys.executable, "-m", "chameleon_lab.conformance", *command.split()],
-                              input=text, capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        return done.stdout.splitlines()
-
     truths = [T.Game(3, 4, 100), T.Game(2, 3, 100)]
     for truth, line in zip(truths, lines, strict=True):
         for move in line["moves"]:
             truth.play(move)
-    assert [set(json.loads(x)) for x in answer("legal")] == [t.legal() for t in truths]
-    assert [int(x) for x in answer("perft 2")] == [T.perft(t, 2) for t in truths]
+    assert [set(json.loads(x)) for x in answers("legal", lines)] == [t.legal() for t in truths]
+    assert [int(x) for x in answers("perft 2", lines)] == [T.perft(t, 2) for t in truths]

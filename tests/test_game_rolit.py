@@ -10,6 +10,7 @@ import random
 import numpy as np
 import pytest
 import rolit_truth as T
+from conformance_lines import answers
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -137,28 +138,18 @@ def test_the_conformance_entry_point_answers_rolit_lines_by_the_plain_rules():
     """``legal`` and ``perft`` lines name the game and its seated colours (the contract's
     "Other games" lines), answered as the plain rules count."""
     import json
-    import subprocess
-    import sys
 
     lines = [
         {"game": "rolit", "moves": ["f4"]},
         {"game": "rolit", "params": {"players": "RG"}, "moves": ["d6", "c3"]},
     ]
-    text = "\n".join(map(json.dumps, lines)) + "\n"
-
-    def answer(command: str) -> list[str]:
-        done = subprocess.run([sys.executable, "-m", "chameleon_lab.conformance", *command.split()],
-                              input=text, capture_output=True, text=True, timeout=300)  # fmt: skip
-        assert done.returncode == 0, done.stderr
-        return done.stdout.splitlines()
-
     boards = [T.play(T.start(), "R", 3 * 8 + 5)]  # f4
     second = T.play(T.start(), "R", 5 * 8 + 3)  # d6
     boards.append(T.play(second, "G", 2 * 8 + 2))  # c3
-    legal = [json.loads(line) for line in answer("legal")]
+    legal = [json.loads(line) for line in answers("legal", lines)]
     assert _squares(legal[0]) == T.legal(boards[0], "Y")
     assert _squares(legal[1]) == T.legal(boards[1], "R")
-    perft = [int(line) for line in answer("perft 3")]
+    perft = [int(line) for line in answers("perft 3", lines)]
     assert perft == [T.perft(boards[0], "Y", "RYGB", 3), T.perft(boards[1], "R", "RG", 3)]
 
 

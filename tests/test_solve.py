@@ -8,9 +8,8 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import subprocess
-import sys
 
+import conformance_lines
 import pytest
 from truths import dice_value, nim_value, tictactoe_value
 
@@ -110,14 +109,7 @@ def test_multiplayer_searches_return_the_minimax_value_on_two_player_games(name,
 
 
 # --------------------------------------------------------------- conformance entry
-def _conformance(command, lines):
-    return subprocess.run(
-        [sys.executable, "-m", "chameleon_lab.conformance", *command],
-        input="".join(json.dumps(line) + "\n" for line in lines),
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+_conformance = conformance_lines.run
 
 
 def test_conformance_answers_legal_perft_and_solve_for_other_games():
