@@ -36,7 +36,7 @@ def _label(name: str, params: dict[str, Any]) -> str:
 
 
 def search_rows(name: str, params: dict[str, Any], depth: int, count: int) -> list[Row]:
-    """Each search of :data:`SEARCHES` at ``depth`` on :func:`bench_positions`, then
+    """Each search of :data:`SEARCHES` at ``depth`` on :func:`.games.bench_positions`, then
     MCTS with 2,000 iterations a position (its nodes are its iterations)."""
     positions = bench_positions(name, params, count)
     label = _label(name, params)
