@@ -266,14 +266,14 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
             out[p] = 1.0 if p == winner else -1.0
         return
     best = 1 << 30
-    for p in range(players):
-        best = min(best, remaining(state, p))
+    for p in range(players):  # each player's steps left, counted once
+        out[p] = remaining(state, p)
+        best = min(best, out[p])
     leaders = 0
     for p in range(players):
-        if remaining(state, p) == best:
-            leaders += 1
+        leaders += out[p] == best
     for p in range(players):
-        if remaining(state, p) == best:
+        if out[p] == best:
             out[p] = 1.0 if leaders == 1 else 0.0
         else:
             out[p] = -1.0
