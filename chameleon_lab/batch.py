@@ -94,6 +94,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "batch": 2,
         },
         "11_hypermax": {"positions": 200, "depths": [2, 3, 4], "session_budgets_ms": [10]},
+        "12_the_papers_games": {},
         "13_self_learning": {"games": 20, "batch": 10, "positions": 60, "max_blocks": 4},
     },
     "full": {
@@ -179,6 +180,15 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "cause_limit": 100,
             "session_budgets_ms": [10, 100, 1000],
         },
+        "12_the_papers_games": {
+            "players": [3, 4],
+            "budgets_ms": [10, 100],
+            "max_blocks": 200,
+            "batch": 8,
+            "pruning_positions": 8,
+            "pruning_plies": [10, 40, 80],
+            "pruning_depths": [1, 2, 3, 4],
+        },
         "13_self_learning": {
             "games": 400,
             "batch": 20,
@@ -204,6 +214,7 @@ RESEARCH_NOTEBOOKS = (
     "09_beyond_the_thesis",
     "10_tuning",
     "11_hypermax",
+    "12_the_papers_games",
     "13_self_learning",
 )
 PROFILES["research"] = {name: dict(PROFILES["full"][name]) for name in RESEARCH_NOTEBOOKS}

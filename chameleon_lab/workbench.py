@@ -37,6 +37,7 @@ NOTEBOOKS = (
     "09_beyond_the_thesis",
     "10_tuning",
     "11_hypermax",
+    "12_the_papers_games",
     "13_self_learning",
 )
 SOURCES = ("legacy", "thesis", "improved")

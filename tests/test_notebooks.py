@@ -47,6 +47,14 @@ TINY = {
         "net_epochs": 2,
         "workers": 1,
     },
+    "12_the_papers_games": {
+        "chinesecheckers": {"size": 2, "turns": 12},
+        "budgets_ms": [2],
+        "pruning_plies": [6],
+        "pruning_positions": 1,
+        "pruning_depths": [1, 2],
+        "workers": 1,  # in the kernel: two workers would each load the compiled searches
+    },
     "11_hypermax": {
         "positions": 4,
         "depths": [2, 3],
@@ -132,6 +140,10 @@ PROMISED = {
             "learning_accuracy_versus",
             "learning_verdicts",
         ],
+    ),
+    "12_the_papers_games": (
+        ["papers_findings", "papers_pruning"],
+        ["papers_findings", "papers_effort", "papers_pruning"],
     ),
     "11_hypermax": (
         [
@@ -318,6 +330,9 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
         ("13_self_learning", {"net_hidden": 0}, "hidden must be a whole number >= 1"),
         ("10_tuning", {"spsa_c": 0.9}, r"c must be a number in \(0, 0.5\]"),
         ("11_hypermax", {"tables": ["6.10"]}, "unknown table '6.10'; valid values: 6.8, 6.9, 6.11"),
+        ("12_the_papers_games", {"games": ["focus"]}, "unknown game 'focus'; valid values: rolit"),
+        ("12_the_papers_games", {"chinesecheckers": {"size": 5}}, "size"),
+        ("12_the_papers_games", {"max_blocks": 1}, "max_blocks"),
     ],
 )
 def test_bad_parameters_stop_at_the_check_cell(name, params, message, tmp_path):
@@ -363,7 +378,8 @@ def test_the_batch_refuses_unknown_profiles_and_notebooks(capsys):
     assert main(["notebooks", "run", "--profile", "research", "--only", "01_game"]) == 2
     assert (
         "the research profile has no notebook 01_game; its notebooks: 04_thesis_tables, "
-        "05_time_budgets, 09_beyond_the_thesis, 10_tuning, 11_hypermax, 13_self_learning"
+        "05_time_budgets, 09_beyond_the_thesis, 10_tuning, 11_hypermax, 12_the_papers_games, "
+        "13_self_learning"
     ) in capsys.readouterr().err
     assert main(["notebooks", "run", "--only", "99_nothing", "--quiet"]) == 2
     assert (

@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..games.registry import game_entry
 from ..tournament import Session, Tables, run_session, session_records, tables
 from .claims import elo_of_gap, holm, sign_flip_detectable_gap, sign_flip_p, verdict
 from .ranking import finishing_places
@@ -141,22 +142,30 @@ def duel_session(
     opening_plies: int = 8,
     seed: int = 0,
     game: str = "chameleon",
+    game_params: Mapping[str, Any] | None = None,
 ) -> Session:
     """``blocks`` blocks of ``agent`` against ``rival`` at ``players`` seats and
     ``budget_ms`` a move (None: the budgets ``agents`` give), each block one opening
-    in every configuration."""
+    in every configuration. ``game_params``: the game's parameters; a game whose
+    seating does not choose its seats (Chinese Checkers) and that takes a ``players``
+    parameter gets ``players`` there."""
     time = {} if budget_ms is None else {"time_ms": float(budget_ms)}
     pair = {name: {**agents[name], **time} for name in (agent, rival)}
     label = "own" if budget_ms is None else f"{budget_ms:g}ms"
+    entry = game_entry(game)
+    params = dict(game_params or {})
+    if entry.seats is None and any(p.name == "players" for p in entry.params):
+        params["players"] = players
     return Session(
         f"duel-{agent}-{rival}-{players}p-{label}",
         pair,
         design="blocks",
-        players=players if game == "chameleon" else None,
+        players=players if entry.seats else None,
         repetitions=blocks,
         seed=seed,
         opening_plies=opening_plies,
         game=game,
+        **({"game_params": params} if params else {}),
         **({} if game == "chameleon" else {"move_limit": None}),
     )
 
@@ -224,10 +233,13 @@ def duel_study(
     seed: int = 0,
     workers: int | None = None,
     progress: bool = True,
+    game: str = "chameleon",
+    game_params: Mapping[str, Any] | None = None,
 ) -> tuple[Tables, pd.DataFrame]:
-    """Every claim at every player count and budget (:func:`run_duel`); all games'
-    tables (with ``players``, ``budget_ms``, ``claim`` columns) and one row per duel:
-    the SPRT's decision, blocks to it and blocks played, each side's median and largest
+    """Every claim at every player count and budget (:func:`run_duel`) of ``game``
+    with ``game_params`` (:func:`duel_session`); all games' tables (with
+    ``players``, ``budget_ms``, ``claim`` columns) and one row per duel: the SPRT's
+    decision, blocks to it and blocks played, each side's median and largest
     milliseconds a move, the block scores.
 
     The duels are played in rounds, ``batch`` blocks of every undecided duel a round
@@ -236,7 +248,8 @@ def duel_study(
     stops at the same one as if it had been played alone."""
     duels = [
         (claim, p, b, duel_session(claim.agent, claim.rival, agents, players=p, budget_ms=b,
-                                   opening_plies=opening_plies, seed=seed))
+                                   opening_plies=opening_plies, seed=seed, game=game,
+                                   game_params=game_params))
         for claim in claims
         for p in players
         for b in budgets_ms

@@ -505,3 +505,90 @@ def plot_accuracy(table: pd.DataFrame) -> Any:
     fig.suptitle(f"Static values on {n} solved positions (95 % bootstrap intervals)", fontsize=10)
     fig.tight_layout()
     return fig
+
+
+#: the colour of each agreement of :func:`.papers.agreement` in :func:`plot_findings`
+_AGREEMENT_COLOURS = {
+    "same direction": "tab:green",
+    "level": "tab:green",
+    "opposite": "tab:red",
+    "differs": "tab:red",
+    "open": "0.45",
+}
+
+
+def plot_findings(table: pd.DataFrame) -> Any:
+    """The papers' findings beside ours (:func:`.papers.findings_table` rows): each
+    duel's Elo difference of the finding's agent over its rival with its 95 %
+    interval, one panel per game, coloured by how it stands to the paper's finding.
+    An infinite estimate (every block won or lost) is drawn as a triangle at the
+    axis's edge."""
+    import matplotlib.pyplot as plt
+
+    games = list(dict.fromkeys(table["game"]))
+    rows = [table[table["game"] == g] for g in games]
+    finite = table[["elo", "elo_low", "elo_high"]].to_numpy(dtype=float)
+    finite = np.abs(finite[np.isfinite(finite)])
+    edge = 1.15 * max(float(finite.max()) if finite.size else 0.0, 100.0)
+    heights = [max(len(r), 1) for r in rows]
+    fig, axes = plt.subplots(len(games), 1, sharex=True, squeeze=False,
+                             figsize=(8.0, 0.45 * sum(heights) + 1.0 + 0.5 * len(games)),
+                             gridspec_kw={"height_ratios": heights})  # fmt: skip
+    for ax, game, part in zip(axes[:, 0], games, rows, strict=True):
+        y = np.arange(len(part))[::-1]
+        for yi, r in zip(y, part.itertuples(), strict=True):
+            colour = _AGREEMENT_COLOURS.get(r.ours, "0.45")
+            low, high = (np.clip(v, -edge, edge) for v in (r.elo_low, r.elo_high))
+            if np.isfinite(r.elo_low) and np.isfinite(r.elo_high):
+                ax.hlines(yi, low, high, color=colour, linewidth=2, alpha=0.6)
+            if np.isfinite(r.elo):
+                ax.plot(r.elo, yi, "o", color=colour)
+            else:
+                ax.plot(np.sign(r.elo) * edge, yi, ">" if r.elo > 0 else "<", color=colour)
+        labels = [f"{r.text} ({r.players}p, {r.budget})" for r in part.itertuples()]
+        ax.set_yticks(y, [lab.replace(" (against ", "\n(against ") for lab in labels],
+                      fontsize=7)  # fmt: skip
+        ax.axvline(0, color="0.5", linewidth=0.8)
+        ax.set_xlim(-edge * 1.04, edge * 1.04)
+        ax.set_ylim(-0.6, len(part) - 0.4)
+        ax.set_title(game, fontsize=9)
+    axes[-1, 0].set_xlabel(
+        "Elo of the finding's agent over its rival, 95 % interval (triangle: every block "
+        "won or lost)",
+        fontsize=8,
+    )
+    handles = [
+        plt.Line2D([], [], marker="o", linestyle="-", color=c, label=name)
+        for name, c in (("agrees with the paper", "tab:green"),
+                        ("goes against it", "tab:red"), ("open", "0.45"))
+    ]  # fmt: skip
+    fig.legend(handles=handles, fontsize=7, loc="lower center", ncols=3, frameon=False)
+    fig.suptitle("The papers' findings on their own games, head to head", fontsize=10)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return fig
+
+
+def plot_pruning_shares(shares: pd.DataFrame, game: str) -> Any:
+    """Nodes of each pruning MaxN as a share of MaxN's at the same depth, one line per
+    algorithm and position phase (:func:`.papers.pruning_table`)."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.0, 4.0))
+    phases = list(dict.fromkeys(shares["phase"]))
+    dashes = ["-", "--", ":", "-."]
+    for algorithm, group in shares[shares["algorithm"] != "maxn"].groupby("algorithm"):
+        look = style_of(algorithm)
+        for k, ph in enumerate(phases):
+            line = group[group["phase"] == ph].sort_values("depth")
+            ax.plot(line["depth"], line["share_of_maxn"], color=look["color"],
+                    marker=look.get("marker", "o"), linestyle=dashes[k % len(dashes)],
+                    label=f"{algorithm}, {ph}")  # fmt: skip
+    ax.axhline(1.0, color="0.5", linewidth=0.8)
+    ax.set_ylim(0, 1.08)
+    ax.set_xticks(sorted(shares["depth"].unique()))
+    ax.set_xlabel("search depth (plies)")
+    ax.set_ylabel("nodes as a share of MaxN's (1: nothing pruned)")
+    ax.set_title(f"{game}: what MaxN-IS and speculative MaxN save at fixed depths", fontsize=10)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,289 @@
+"""The multi-player search papers' findings, replayed on the papers' own games.
+
+The functions behind notebook ``12_the_papers_games``. Notebook 09 tests the papers'
+claims on Chameleon Chess, a game none of them played; here they are played where
+the papers found them (Rolit and Chinese Checkers; Focus is not in the library yet),
+with the workbench's designs and tests (balanced blocks of openings and seats, a
+sequential test per duel, Holm's correction across every duel of the run):
+
+* :data:`FINDINGS`: each published finding as the paper's abstract states it (the
+  only text of these papers we could read), with the games it names;
+* :func:`paper_agents`: the agents of the findings on a game (MCTS's playouts chosen
+  per game, see :data:`MCTS_PLAYOUTS`);
+* :func:`findings_study`: every finding on every game, player count and budget, each
+  a duel (:func:`~.headtohead.duel_study`), and the verdicts across all of them;
+* :func:`findings_table`: each finding beside ours: the same direction, the
+  opposite, level within the margin, or open with what the run could not detect;
+* :func:`ply_positions` and :func:`pruning_table`: MaxN's, MaxN-IS's and
+  speculative MaxN's nodes at fixed depths on the same positions (Sturtevant 2003
+  measured them on Chinese Checkers).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from random import Random
+from typing import Any
+
+import pandas as pd
+
+from ..games.registry import get_game
+from ..games.registry import resolve_params as _resolve
+from .efficiency import nodes_per_depth, pruning
+from .headtohead import DEFAULT_SPRT, Claim, claim_verdicts, concat_tables, duel_study
+from .sequential import SPRT
+
+#: The games of the findings that the library has (Focus is to come).
+GAMES = ("rolit", "chinesecheckers")
+
+#: The heuristic every search uses at its leaves, per game (the games' defaults: discs,
+#: corners and mobility for Rolit; distance to the home triangle for Chinese Checkers).
+HEURISTICS = {"rolit": "positional", "chinesecheckers": "distance"}
+
+#: MCTS's playout options per game. Rolit: random playouts to the full board (at most
+#: 60 placements, every game ends). Chinese Checkers: random play almost never brings
+#: ten pieces home before the move limit, so a playout stops after 20 plies and the
+#: heuristic scores where it stopped (about twice the iterations of playouts to the
+#: limit: docs/benchmarks.md, "The papers' games"). Our choice: the papers'
+#: epsilon-greedy playouts are described only in their full texts.
+MCTS_PLAYOUTS: dict[str, dict[str, Any]] = {
+    "rolit": {},
+    "chinesecheckers": {"playout_depth": 20},
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A published finding: on ``games``, ``agent`` is stronger than ``rival``
+    (``found="stronger"``) or level with it (``"level"``)."""
+
+    source: str
+    text: str
+    agent: str
+    rival: str
+    games: tuple[str, ...]
+    found: str = "stronger"
+
+    def claim(self) -> Claim:
+        """The finding as a head-to-head claim (a level one: that ``agent`` is
+        stronger, tested two-sided like every other)."""
+        return Claim(self.source, self.text, self.agent, self.rival)
+
+
+_SW = "Schadd & Winands 2011 (IEEE TCIAIG 3(1))"
+_NW10 = "Nijssen & Winands, CG 2010"
+_NW13 = "Nijssen & Winands 2013 (ICGA J. 36(1))"
+
+#: The findings as the abstracts state them (checked against the abstracts; the
+#: papers' tables, time settings and heuristics were not available to us). Omitted:
+#: the multi-player MCTS-Solver (a genuine improvement in Focus, CG 2010; in the four
+#: games, 2013): the library's MCTS-Solver proves two-player games only.
+FINDINGS: tuple[Finding, ...] = (
+    Finding(_SW, "BRS is superior to MaxN", "brs", "maxn", ("chinesecheckers", "rolit")),
+    Finding(_SW, "BRS outperforms Paranoid", "brs", "paranoid", ("chinesecheckers",)),
+    Finding(_SW, "BRS is on equal footing with Paranoid", "brs", "paranoid", ("rolit",), "level"),
+    Finding(
+        _NW10, "progressive history is a considerable improvement", "mcts-ph", "mcts",
+        ("chinesecheckers",),
+    ),
+    Finding(
+        _NW13, "MCTS-maxn overall performs best (against MCTS-paranoid)", "mcts",
+        "mcts-paranoid", ("chinesecheckers", "rolit"),
+    ),
+    Finding(
+        _NW13, "MCTS-maxn overall performs best (against MCTS-BRS)", "mcts", "mcts-brs",
+        ("chinesecheckers", "rolit"),
+    ),
+)  # fmt: skip
+
+
+def paper_agents(game: str) -> dict[str, dict[str, Any]]:
+    """The agents of :data:`FINDINGS` on ``game``, by label, without a budget: MaxN
+    played by MaxN-IS (the same values at every depth with fewer nodes: the strongest
+    MaxN a time budget allows), Paranoid, BRS, and MCTS with the maxn, paranoid and
+    brs backups and with progressive history (W = 3), its playouts by
+    :data:`MCTS_PLAYOUTS`; every search with the game's :data:`HEURISTICS` entry."""
+    _check_game(game)
+    heuristic = {"heuristic": HEURISTICS[game]}
+    playout = MCTS_PLAYOUTS[game]
+    return {
+        "maxn": {"algorithm": "maxnis", **heuristic},
+        "paranoid": {"algorithm": "paranoid", **heuristic},
+        "brs": {"algorithm": "brs", **heuristic},
+        "mcts": {"algorithm": "mcts", **heuristic, "options": {**playout}},
+        "mcts-ph": {
+            "algorithm": "mcts", **heuristic,
+            "options": {**playout, "progressive_history": 3.0},
+        },
+        "mcts-paranoid": {
+            "algorithm": "mcts", **heuristic, "options": {**playout, "backup": "paranoid"},
+        },
+        "mcts-brs": {"algorithm": "mcts", **heuristic, "options": {**playout, "backup": "brs"}},
+    }  # fmt: skip
+
+
+def _check_game(game: str) -> None:
+    if game not in GAMES:
+        valid = ", ".join(GAMES)
+        raise ValueError(f"unknown game {game!r} for the papers' findings; valid: {valid}")
+
+
+def findings_on(game: str) -> list[Finding]:
+    """The findings :data:`FINDINGS` gives for ``game``."""
+    _check_game(game)
+    return [f for f in FINDINGS if game in f.games]
+
+
+def findings_study(
+    games: Sequence[str],
+    players: Sequence[int],
+    budgets_ms: Sequence[float],
+    folder: str | Path,
+    *,
+    game_params: Mapping[str, Mapping[str, Any]] | None = None,
+    sprt: SPRT = DEFAULT_SPRT,
+    batch: int = 2,
+    max_blocks: int = 2,
+    opening_plies: int = 4,
+    alpha: float = 0.05,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: bool = True,
+) -> tuple[Any, pd.DataFrame]:
+    """Every finding of every game in ``games`` at every player count and budget,
+    head to head (:func:`~.headtohead.duel_study`, records in ``folder / game``), and
+    the verdicts (:func:`~.headtohead.claim_verdicts`) with Holm's correction across
+    all the duels of all the games; the games' tables and the verdicts, each row
+    with its ``game`` and the finding's ``found``."""
+    game_params = dict(game_params or {})
+    parts, rows = [], []
+    for game in games:
+        findings = findings_on(game)
+        t, duels = duel_study(
+            [f.claim() for f in findings], paper_agents(game), players, budgets_ms,
+            Path(folder) / game, sprt=sprt, batch=batch, max_blocks=max_blocks,
+            opening_plies=opening_plies, seed=seed, workers=workers, progress=progress,
+            game=game, game_params=game_params.get(game, {}),
+        )  # fmt: skip
+        found = {f.text: f.found for f in findings}
+        for df in (t.games, t.seats, t.moves):
+            df["game_name"] = game
+        parts.append(t)
+        rows.append(duels.assign(game=game, found=duels["text"].map(found)))
+    duels = pd.concat(rows, ignore_index=True)
+    verdicts = claim_verdicts(duels, alpha=alpha, seed=seed)
+    return concat_tables(parts), verdicts
+
+
+def agreement(row: Any, margin_elo: float) -> str:
+    """How a verdict row of :func:`findings_study` stands to its finding: for a
+    "stronger" finding "same direction" (supported), "opposite" (contradicted) or
+    "open"; for a "level" one "differs" when the test decided either way, "level"
+    when the 95 % interval lies within ``+- margin_elo`` (two one-sided tests at
+    2.5 % each), else "open"."""
+    if row.found == "stronger":
+        return {"supported": "same direction", "contradicted": "opposite"}.get(row.verdict, "open")
+    if row.verdict != "open":
+        return "differs"
+    inside = -margin_elo < row.elo_low and row.elo_high < margin_elo
+    return "level" if inside else "open"
+
+
+def findings_table(verdicts: pd.DataFrame, margin_elo: float, t: Any = None) -> pd.DataFrame:
+    """One row per finding, game, player count and budget: what the paper found, our
+    Elo difference with its interval, verdict and :func:`agreement`, what the run
+    could not detect, and with the duels' tables ``t`` its cost (:func:`play_seconds`)."""
+    out = verdicts.copy()
+    out["ours"] = [agreement(r, margin_elo) for r in out.itertuples()]
+    cols = [
+        "game", "source", "text", "found", "players", "budget_ms", "budget", "elo", "elo_low",
+        "elo_high", "p_holm", "verdict", "ours", "detectable_elo", "sprt", "blocks", "games",
+    ]  # fmt: skip
+    out = out[[c for c in cols if c in out]]
+    if t is not None:
+        cost = play_seconds(t).rename(columns={"claim": "text"})
+        out = out.merge(cost, on=["game", "players", "budget_ms", "text"], how="left")
+    return out
+
+
+def play_seconds(t: Any) -> pd.DataFrame:
+    """Seconds of play per game, player count, budget and claim (the sum of the
+    moves' milliseconds: the run's time on one core, without the workers' start and
+    the compilation), the cost column of :func:`findings_table`."""
+    keys = ["game_name", "players", "budget_ms", "claim"]
+    secs = t.moves.groupby(keys, observed=True)["time_ms"].sum() / 1000.0
+    return secs.rename("play_seconds").reset_index().rename(columns={"game_name": "game"})
+
+
+def ply_positions(
+    game: str, params: Mapping[str, Any], plies: Sequence[int], per_phase: int, seed: int = 7
+) -> dict[str, list[Any]]:
+    """Fixed positions of ``game`` with ``params`` after each number of random plies in
+    ``plies`` (a phase each, named "ply N"), ``per_phase`` of each, by seeded random
+    play from the start (a game that ends first is drawn again): the same positions on
+    every machine."""
+    rng = Random(seed)
+    g = get_game(game, **dict(params))
+    out: dict[str, list[Any]] = {}
+    for n in plies:
+        group: list[Any] = []
+        tries = 0
+        while len(group) < per_phase:
+            tries += 1
+            if tries > 100 * per_phase:
+                raise ValueError(f"{game}: no position after {n} random plies that is not over")
+            pos = g.start()
+            for _ in range(n):
+                if pos.is_over:
+                    break
+                pos = pos.play(rng.choice(pos.legal_moves))
+            if not pos.is_over:
+                group.append(pos)
+        out[f"ply {n}"] = group
+    return out
+
+
+#: The algorithms of the pruning table: MaxN, MaxN with immediate and shallow pruning
+#: (MaxN-IS) and speculative MaxN (Sturtevant 2003's last-branch and speculative
+#: pruning).
+PRUNING_ALGORITHMS = ("maxn", "maxnis", "maxnsp")
+
+
+def pruning_table(
+    game: str,
+    params: Mapping[str, Any],
+    plies: Sequence[int],
+    per_phase: int,
+    depths: Sequence[int],
+    seed: int = 7,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Nodes of :data:`PRUNING_ALGORITHMS` at each depth on :func:`ply_positions`
+    (per position, :func:`~.efficiency.nodes_per_depth`), and each one's mean share
+    of MaxN's nodes (:func:`~.efficiency.pruning`), with the game's heuristic."""
+    _check_game(game)
+    params = _resolve(game, dict(params))
+    positions = ply_positions(game, params, plies, per_phase, seed)
+    per = nodes_per_depth(positions, depths, PRUNING_ALGORITHMS, heuristic=HEURISTICS[game])
+    share = pruning(per)
+    mean = per.groupby(["algorithm", "phase", "depth"], observed=True)["nodes"].mean()
+    return per, share.join(mean.rename("mean_nodes"), on=["algorithm", "phase", "depth"])
+
+
+__all__ = [
+    "FINDINGS",
+    "GAMES",
+    "HEURISTICS",
+    "MCTS_PLAYOUTS",
+    "PRUNING_ALGORITHMS",
+    "Finding",
+    "agreement",
+    "findings_on",
+    "findings_study",
+    "findings_table",
+    "paper_agents",
+    "play_seconds",
+    "ply_positions",
+    "pruning_table",
+]

@@ -1,0 +1,104 @@
+"""Notebook 12's machinery: the papers' findings as duels on their own games."""
+
+from __future__ import annotations
+
+from collections import Counter
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from chameleon_lab.analysis.headtohead import duel_session
+from chameleon_lab.analysis.papers import (
+    FINDINGS,
+    GAMES,
+    agreement,
+    findings_on,
+    paper_agents,
+    ply_positions,
+    pruning_table,
+)
+from chameleon_lab.tournament import Session
+
+
+def _row(found: str, verdict: str, low: float = -10.0, high: float = 10.0) -> SimpleNamespace:
+    return SimpleNamespace(found=found, verdict=verdict, elo_low=low, elo_high=high)
+
+
+def test_agreement_follows_the_finding_and_the_verdict():
+    assert agreement(_row("stronger", "supported"), 50) == "same direction"
+    assert agreement(_row("stronger", "contradicted"), 50) == "opposite"
+    assert agreement(_row("stronger", "open"), 50) == "open"
+    # a level finding: any decided direction differs; level needs the whole interval
+    # inside the margin, on both sides
+    assert agreement(_row("level", "supported"), 50) == "differs"
+    assert agreement(_row("level", "contradicted"), 50) == "differs"
+    assert agreement(_row("level", "open", -40, 45), 50) == "level"
+    assert agreement(_row("level", "open", -60, 10), 50) == "open"
+    assert agreement(_row("level", "open", -10, 50), 50) == "open"
+    assert agreement(_row("level", "open", np.nan, np.nan), 50) == "open"
+
+
+def test_the_findings_are_the_abstracts():
+    """Schadd & Winands 2011: BRS beats MaxN on all their games, Paranoid on Chinese
+    Checkers and Focus, level with it on Rolit; Nijssen & Winands CG 2010 tested
+    progressive history on Focus and Chinese Checkers only."""
+    on = {g: {(f.agent, f.rival, f.found) for f in findings_on(g)} for g in GAMES}
+    assert ("brs", "maxn", "stronger") in on["rolit"] & on["chinesecheckers"]
+    assert ("brs", "paranoid", "stronger") in on["chinesecheckers"]
+    assert ("brs", "paranoid", "level") in on["rolit"]
+    assert ("brs", "paranoid", "stronger") not in on["rolit"]
+    assert all(f.agent != "mcts-ph" for f in findings_on("rolit"))
+    assert {f.found for f in FINDINGS} == {"stronger", "level"}
+    with pytest.raises(ValueError, match=r"unknown game 'focus'.*valid: rolit, chinesecheckers"):
+        findings_on("focus")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_finding_is_a_duel_that_builds(game):
+    agents = paper_agents(game)
+    for finding in findings_on(game):
+        assert {finding.agent, finding.rival} <= set(agents)
+        for players in (3, 4):
+            params = {"size": 3} if game == "chinesecheckers" else {}
+            session = duel_session(finding.agent, finding.rival, agents, players=players,
+                                   budget_ms=5, game=game, game_params=params)  # fmt: skip
+            assert isinstance(session, Session)
+            seatings = session.seating_list()
+            # every seat of the block: each of the two sits there equally often
+            seats = len(seatings[0]) if game == "chinesecheckers" else players
+            for seat in range(seats):
+                sat = Counter(s[seat] for s in seatings)
+                assert sat[finding.agent] == sat[finding.rival] > 0
+            if game == "chinesecheckers":
+                assert session.game_params["players"] == players == seats
+                assert session.game_params["size"] == 3
+
+
+def test_chinese_checkers_takes_its_players_from_the_duel_not_the_caller():
+    agents = paper_agents("chinesecheckers")
+    session = duel_session("brs", "maxn", agents, players=4, budget_ms=5,
+                           game="chinesecheckers", game_params={"players": 3})  # fmt: skip
+    assert session.game_params["players"] == 4
+
+
+def test_ply_positions_are_reproducible_and_after_their_plies():
+    a = ply_positions("chinesecheckers", {"players": 3, "size": 2}, [3, 8], 2, seed=1)
+    b = ply_positions("chinesecheckers", {"players": 3, "size": 2}, [3, 8], 2, seed=1)
+    assert list(a) == ["ply 3", "ply 8"]
+    for name, group in a.items():
+        assert len(group) == 2 and group == b[name]
+        for pos in group:
+            assert not pos.is_over and pos.to_json()["ply"] == int(name.split()[1])
+
+
+def test_the_pruning_table_never_counts_more_than_maxn():
+    """MaxN-IS and speculative MaxN search MaxN's tree with prunings: never more nodes
+    at the same depth on the same position (theory; the differential checks hold
+    their values to MaxN's)."""
+    per, shares = pruning_table("chinesecheckers", {"players": 3, "size": 2}, [4], 2, [1, 2, 3])
+    wide = per.pivot_table(index=["phase", "position", "depth"], columns="algorithm",
+                           values="nodes")  # fmt: skip
+    assert (wide["maxnis"] <= wide["maxn"]).all() and (wide["maxnsp"] <= wide["maxn"]).all()
+    assert (shares.loc[shares["algorithm"] == "maxn", "share_of_maxn"] == 1.0).all()
+    assert set(shares["depth"]) == {1, 2, 3}
