@@ -24,13 +24,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from random import Random
 from typing import Any
 
 import pandas as pd
 
 from ..games.registry import get_game
 from ..games.registry import resolve_params as _resolve
+from ..tournament.designs import opening_suite
+from .beyond import LADDER_AGENTS
 from .efficiency import nodes_per_depth, pruning
 from .headtohead import DEFAULT_SPRT, Claim, claim_verdicts, concat_tables, duel_study
 from .sequential import SPRT
@@ -99,29 +100,35 @@ FINDINGS: tuple[Finding, ...] = (
 )  # fmt: skip
 
 
+#: The agents of the findings by label, each the notebook 09 ladder agent it is
+#: (:data:`~.beyond.LADDER_AGENTS`): MaxN played by MaxN-IS (the same values at every
+#: depth with fewer nodes: the strongest MaxN a time budget allows).
+AGENTS = {
+    "maxn": "maxnis",
+    "paranoid": "paranoid",
+    "brs": "brs",
+    "mcts": "mcts",
+    "mcts-ph": "mcts-ph",
+    "mcts-paranoid": "mcts-paranoid",
+    "mcts-brs": "mcts-brs",
+}
+
+
 def paper_agents(game: str) -> dict[str, dict[str, Any]]:
-    """The agents of :data:`FINDINGS` on ``game``, by label, without a budget: MaxN
-    played by MaxN-IS (the same values at every depth with fewer nodes: the strongest
-    MaxN a time budget allows), Paranoid, BRS, and MCTS with the maxn, paranoid and
-    brs backups and with progressive history (W = 3), its playouts by
-    :data:`MCTS_PLAYOUTS`; every search with the game's :data:`HEURISTICS` entry."""
+    """The agents of :data:`FINDINGS` on ``game``, by label, without a budget: the
+    ladder agents :data:`AGENTS` names (MCTS with the maxn, paranoid and brs backups
+    and with progressive history, W = 3), every search with the game's
+    :data:`HEURISTICS` entry, MCTS's playouts by :data:`MCTS_PLAYOUTS` in place of
+    the ladder's Chameleon Chess playout depth."""
     _check_game(game)
-    heuristic = {"heuristic": HEURISTICS[game]}
-    playout = MCTS_PLAYOUTS[game]
-    return {
-        "maxn": {"algorithm": "maxnis", **heuristic},
-        "paranoid": {"algorithm": "paranoid", **heuristic},
-        "brs": {"algorithm": "brs", **heuristic},
-        "mcts": {"algorithm": "mcts", **heuristic, "options": {**playout}},
-        "mcts-ph": {
-            "algorithm": "mcts", **heuristic,
-            "options": {**playout, "progressive_history": 3.0},
-        },
-        "mcts-paranoid": {
-            "algorithm": "mcts", **heuristic, "options": {**playout, "backup": "paranoid"},
-        },
-        "mcts-brs": {"algorithm": "mcts", **heuristic, "options": {**playout, "backup": "brs"}},
-    }  # fmt: skip
+    out = {}
+    for label, ladder in AGENTS.items():
+        params = {**LADDER_AGENTS[ladder], "heuristic": HEURISTICS[game]}
+        if "options" in params:
+            options = {k: v for k, v in params["options"].items() if k != "playout_depth"}
+            params["options"] = {**options, **MCTS_PLAYOUTS[game]}
+        out[label] = params
+    return out
 
 
 def _check_game(game: str) -> None:
@@ -221,26 +228,18 @@ def ply_positions(
     game: str, params: Mapping[str, Any], plies: Sequence[int], per_phase: int, seed: int = 7
 ) -> dict[str, list[Any]]:
     """Fixed positions of ``game`` with ``params`` after each number of random plies in
-    ``plies`` (a phase each, named "ply N"), ``per_phase`` of each, by seeded random
-    play from the start (a game that ends first is drawn again): the same positions on
-    every machine."""
-    rng = Random(seed)
-    g = get_game(game, **dict(params))
+    ``plies`` (>= 1; a phase each, named "ply N"), ``per_phase`` distinct ones of each
+    that are not over: the openings of :func:`~chameleon_lab.tournament.designs.opening_suite`
+    played out, the same positions on every machine."""
+    start = get_game(game, **dict(params)).start()
     out: dict[str, list[Any]] = {}
     for n in plies:
-        group: list[Any] = []
-        tries = 0
-        while len(group) < per_phase:
-            tries += 1
-            if tries > 100 * per_phase:
-                raise ValueError(f"{game}: no position after {n} random plies that is not over")
-            pos = g.start()
-            for _ in range(n):
-                if pos.is_over:
-                    break
-                pos = pos.play(rng.choice(pos.legal_moves))
-            if not pos.is_over:
-                group.append(pos)
+        group = []
+        for moves in opening_suite(start, n, per_phase, seed):
+            pos = start
+            for move in moves:
+                pos = pos.play(move)
+            group.append(pos)
         out[f"ply {n}"] = group
     return out
 
@@ -272,6 +271,7 @@ def pruning_table(
 
 
 __all__ = [
+    "AGENTS",
     "FINDINGS",
     "GAMES",
     "HEURISTICS",
