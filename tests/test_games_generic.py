@@ -24,7 +24,7 @@ from chameleon_lab.games import Position, game_names, get_game
 
 #: Every game with its default parameters, and a few other parameter choices.
 GAMES = ("chameleon", "tictactoe", "gomoku", "nim", "dice", "othello", "connect4", "rolit",
-         "chinesecheckers")  # fmt: skip
+         "chinesecheckers", "focus")  # fmt: skip
 VARIANTS = [(name, {}) for name in GAMES] + [
     ("chameleon", {"players": "RY"}),
     ("gomoku", {"width": 5, "height": 4, "k": 3}),
@@ -38,6 +38,8 @@ VARIANTS = [(name, {}) for name in GAMES] + [
     ("rolit", {"players": "YGB"}),
     ("chinesecheckers", {"players": 2, "size": 2, "turns": 12}),
     ("chinesecheckers", {"players": 4, "size": 3}),
+    ("focus", {"players": 2, "turns": 30}),
+    ("focus", {"players": 3, "goal": "last", "turns": 40}),
 ]
 IDS = [f"{n}-{'-'.join(f'{k}={v}' for k, v in p.items()) or 'default'}" for n, p in VARIANTS]
 #: position -> key, over every playout of a variant (transpositions across games)

@@ -330,7 +330,7 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
         ("13_self_learning", {"net_hidden": 0}, "hidden must be a whole number >= 1"),
         ("10_tuning", {"spsa_c": 0.9}, r"c must be a number in \(0, 0.5\]"),
         ("11_hypermax", {"tables": ["6.10"]}, "unknown table '6.10'; valid values: 6.8, 6.9, 6.11"),
-        ("12_the_papers_games", {"games": ["focus"]}, "unknown game 'focus'; valid values: rolit"),
+        ("12_the_papers_games", {"games": ["go"]}, "unknown game 'go'; valid values: rolit"),
         ("12_the_papers_games", {"chinesecheckers": {"size": 5}}, "size"),
         ("12_the_papers_games", {"max_blocks": 1}, "max_blocks"),
     ],

@@ -64,6 +64,8 @@ SPECS = [
     "chameleon_lab_rolit(players=RYG)",
     "chameleon_lab_chinesecheckers(players=2,size=2,turns=15)",
     "chameleon_lab_chinesecheckers(players=4,size=3,turns=20)",
+    "chameleon_lab_focus(players=2,turns=15)",
+    "chameleon_lab_focus(players=3,goal=last,turns=20)",
 ]
 
 
@@ -129,6 +131,8 @@ DECLARED = [
     # from * 128 + to over the 37 holes of the small star; 10 moves each at most
     ("chameleon_lab_chinesecheckers(players=2,size=2,turns=10)", 2, 4736, 20, -1, 1, 0),
     ("chameleon_lab_dice", 2, 6, 4, -1, 1, 0),  # 4 up to 8, at least 1 a tip
+    # from * 32 + direction * 8 + k, then 2048 + the square of a reserve entry
+    ("chameleon_lab_focus(players=2,turns=10)", 2, 2112, 20, -1, 1, 0),
     ("chameleon_lab_chameleon(players=2)", 2, 4096, 100, -1, 1, 0),
     ("chameleon_lab_chameleon(players=3)", 3, 4096, 100, -1, 1, -1),  # +1 -1 -1
     ("chameleon_lab_chameleon(players=4,move_limit=60)", 4, 4096, 60, -1, 1, -2),

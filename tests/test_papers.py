@@ -44,14 +44,15 @@ def test_the_findings_are_the_abstracts():
     Checkers and Focus, level with it on Rolit; Nijssen & Winands CG 2010 tested
     progressive history on Focus and Chinese Checkers only."""
     on = {g: {(f.agent, f.rival, f.found) for f in findings_on(g)} for g in GAMES}
-    assert ("brs", "maxn", "stronger") in on["rolit"] & on["chinesecheckers"]
-    assert ("brs", "paranoid", "stronger") in on["chinesecheckers"]
+    assert ("brs", "maxn", "stronger") in on["rolit"] & on["chinesecheckers"] & on["focus"]
+    assert ("brs", "paranoid", "stronger") in on["chinesecheckers"] & on["focus"]
+    assert ("mcts-ph", "mcts", "stronger") in on["chinesecheckers"] & on["focus"]
     assert ("brs", "paranoid", "level") in on["rolit"]
     assert ("brs", "paranoid", "stronger") not in on["rolit"]
     assert all(f.agent != "mcts-ph" for f in findings_on("rolit"))
     assert {f.found for f in FINDINGS} == {"stronger", "level"}
-    with pytest.raises(ValueError, match=r"unknown game 'focus'.*valid: rolit, chinesecheckers"):
-        findings_on("focus")
+    with pytest.raises(ValueError, match=r"'blokus'.*valid: rolit, chinesecheckers, focus"):
+        findings_on("blokus")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -66,12 +67,13 @@ def test_every_finding_is_a_duel_that_builds(game):
             assert isinstance(session, Session)
             seatings = session.seating_list()
             # every seat of the block: each of the two sits there equally often
-            seats = len(seatings[0]) if game == "chinesecheckers" else players
+            seats = players if game == "rolit" else len(seatings[0])
             for seat in range(seats):
                 sat = Counter(s[seat] for s in seatings)
                 assert sat[finding.agent] == sat[finding.rival] > 0
-            if game == "chinesecheckers":
+            if game != "rolit":  # the game's players parameter is the duel's
                 assert session.game_params["players"] == players == seats
+            if game == "chinesecheckers":
                 assert session.game_params["size"] == 3
 
 

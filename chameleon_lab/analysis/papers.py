@@ -2,7 +2,7 @@
 
 The functions behind notebook ``12_the_papers_games``. Notebook 09 tests the papers'
 claims on Chameleon Chess, a game none of them played; here they are played where
-the papers found them (Rolit and Chinese Checkers; Focus is not in the library yet),
+the papers found them (Rolit, Chinese Checkers and Focus),
 with the workbench's designs and tests (balanced blocks of openings and seats, a
 sequential test per duel, Holm's correction across every duel of the run):
 
@@ -36,22 +36,26 @@ from .efficiency import nodes_per_depth, pruning
 from .headtohead import DEFAULT_SPRT, Claim, claim_verdicts, concat_tables, duel_study
 from .sequential import SPRT
 
-#: The games of the findings that the library has (Focus is to come).
-GAMES = ("rolit", "chinesecheckers")
+#: The games of the findings (the papers' Blokus is not in the library).
+GAMES = ("rolit", "chinesecheckers", "focus")
 
 #: The heuristic every search uses at its leaves, per game (the games' defaults: discs,
-#: corners and mobility for Rolit; distance to the home triangle for Chinese Checkers).
-HEURISTICS = {"rolit": "positional", "chinesecheckers": "distance"}
+#: corners and mobility for Rolit; distance to the home triangle for Chinese Checkers;
+#: captures, reserve and stacks controlled for Focus).
+HEURISTICS = {"rolit": "positional", "chinesecheckers": "distance", "focus": "control"}
 
 #: MCTS's playout options per game. Rolit: random playouts to the full board (at most
 #: 60 placements, every game ends). Chinese Checkers: random play almost never brings
 #: ten pieces home before the move limit, so a playout stops after 20 plies and the
 #: heuristic scores where it stopped (about twice the iterations of playouts to the
-#: limit: docs/benchmarks.md, "The papers' games"). Our choice: the papers'
-#: epsilon-greedy playouts are described only in their full texts.
+#: limit: docs/benchmarks.md, "The papers' games"). Focus: random play rarely
+#: captures (random games of the short game mostly reach the move limit), so the same
+#: cut after 20 plies. Our choice: the papers' epsilon-greedy playouts are described
+#: only in their full texts.
 MCTS_PLAYOUTS: dict[str, dict[str, Any]] = {
     "rolit": {},
     "chinesecheckers": {"playout_depth": 20},
+    "focus": {"playout_depth": 20},
 }
 
 
@@ -82,20 +86,20 @@ _NW13 = "Nijssen & Winands 2013 (ICGA J. 36(1))"
 #: the multi-player MCTS-Solver (a genuine improvement in Focus, CG 2010; in the four
 #: games, 2013): the library's MCTS-Solver proves two-player games only.
 FINDINGS: tuple[Finding, ...] = (
-    Finding(_SW, "BRS is superior to MaxN", "brs", "maxn", ("chinesecheckers", "rolit")),
-    Finding(_SW, "BRS outperforms Paranoid", "brs", "paranoid", ("chinesecheckers",)),
+    Finding(_SW, "BRS is superior to MaxN", "brs", "maxn", ("chinesecheckers", "focus", "rolit")),
+    Finding(_SW, "BRS outperforms Paranoid", "brs", "paranoid", ("chinesecheckers", "focus")),
     Finding(_SW, "BRS is on equal footing with Paranoid", "brs", "paranoid", ("rolit",), "level"),
     Finding(
         _NW10, "progressive history is a considerable improvement", "mcts-ph", "mcts",
-        ("chinesecheckers",),
+        ("chinesecheckers", "focus"),
     ),
     Finding(
         _NW13, "MCTS-maxn overall performs best (against MCTS-paranoid)", "mcts",
-        "mcts-paranoid", ("chinesecheckers", "rolit"),
+        "mcts-paranoid", ("chinesecheckers", "focus", "rolit"),
     ),
     Finding(
         _NW13, "MCTS-maxn overall performs best (against MCTS-BRS)", "mcts", "mcts-brs",
-        ("chinesecheckers", "rolit"),
+        ("chinesecheckers", "focus", "rolit"),
     ),
 )  # fmt: skip
 

@@ -1,7 +1,7 @@
 """``chameleon-lab bench papers``: the speed of the multi-player search papers' games
 beside Chameleon Chess's.
 
-For Chameleon Chess, Rolit and Chinese Checkers with three and four players: perft
+For Chameleon Chess, Rolit, Chinese Checkers and Focus with three and four players: perft
 positions per second from the start, then nodes per second and the nodes of each
 multi-player search of the registry (MaxN, MaxN-IS, Paranoid, speculative MaxN, BRS)
 at a fixed depth on fixed positions (the start and seeded random openings, the same
@@ -25,6 +25,8 @@ GAMES: tuple[tuple[str, dict[str, Any], int], ...] = (
     ("rolit", {"players": "RYGB"}, 6),
     ("chinesecheckers", {"players": 3}, 4),
     ("chinesecheckers", {"players": 4}, 4),
+    ("focus", {"players": 3}, 4),
+    ("focus", {"players": 4}, 4),
 )
 #: The searches compared at a fixed depth.
 SEARCHES: tuple[str, ...] = ("maxn", "maxnis", "paranoid", "maxnsp", "brs")

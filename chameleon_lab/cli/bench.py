@@ -150,7 +150,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     papers.add_argument(
         "--games", nargs="+", metavar="GAME",
-        help="only these games (chameleon, chinesecheckers, rolit; default all)",
+        help="only these games (chameleon, chinesecheckers, focus, rolit; default all)",
     )  # fmt: skip
     papers.set_defaults(func=cmd_bench)
     heur = bench_sub.add_parser(

@@ -38,6 +38,7 @@ BUILTIN_GAMES: Registry[str] = Registry(
         "connect4": "chameleon_lab.games.connect4",
         "rolit": "chameleon_lab.games.rolit",
         "chinesecheckers": "chameleon_lab.games.chinese_checkers",
+        "focus": "chameleon_lab.games.focus",
     },
     code=lambda package: [package],
 )

@@ -22,6 +22,9 @@ game                   action id                               how many
 ``chinesecheckers``    the kernel's move, from-hole * 128 +    128 * the holes (121 on the
                        to-hole (holes in reading order from    standard star)
                        the top), ``pass`` 0
+``focus``              from-square * 32 + direction * 8 +       2112
+                       pieces moved (0 up, 1 right, 2 down,
+                       3 left); a reserve entry 2048 + square
 ``dice``               the face that comes up, minus 1           6
 ``nim``                the heaps' sizes at the start before     the objects at the start
                        heap ``h``, plus ``k - 1`` (take ``k``    (at least 1)

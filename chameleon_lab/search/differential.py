@@ -529,18 +529,20 @@ def _suite_targets(n: int, deep: int) -> tuple[Target, ...]:
         Target("chameleon", {"players": "RY"}, n, deep - 1),
         Target("rolit", {"players": "RG"}, n, deep - 1),
         Target("chinesecheckers", {"players": 2, "size": 3}, n, deep - 1),
+        Target("focus", {"players": 2}, n, deep - 1),
     )
 
 
 def _multi_targets(n: int, deep: int) -> tuple[Target, ...]:
     """Chameleon Chess and Rolit with two, three and four players, Chinese Checkers
-    with three and four on the standard star, ``n`` positions each (half as many of
-    Rolit, whose every line is 60 plies long, and of Chinese Checkers), depths up to
-    ``deep``."""
+    with three and four on the standard star and Focus with three and four, ``n``
+    positions each (half as many of Rolit, whose every line is 60 plies long, of
+    Chinese Checkers and of Focus), depths up to ``deep``."""
     return (
         *(Target("chameleon", {"players": p}, n, deep) for p in ("RY", "RGY", "RGYB")),
         *(Target("rolit", {"players": p}, max(1, n // 2), deep) for p in ("RYG", "RYGB")),
         *(Target("chinesecheckers", {"players": p}, max(1, n // 2), deep) for p in (3, 4)),
+        *(Target("focus", {"players": p}, max(1, n // 2), deep) for p in (3, 4)),
     )
 
 
@@ -558,6 +560,8 @@ def _solver_targets(n: int) -> tuple[Target, ...]:
         Target("rolit", {"players": "RG"}, n, min_ply=52),
         # the small star, four moves before the limit of six each
         Target("chinesecheckers", {"players": 2, "size": 2, "turns": 6}, n, min_ply=8),
+        # three moves before the limit of eight each
+        Target("focus", {"players": 2, "turns": 8}, n, min_ply=13),
     )
 
 
