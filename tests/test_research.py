@@ -54,6 +54,8 @@ EXACT = {
     "learning_accuracy_versus": ["figure", "heuristic", "baseline", "verdict"],
     "learning_verdicts": ["source", "text", "agent", "rival", "players", "budget", "sprt",
                           "sprt_blocks", "blocks", "games", "verdict"],
+    "papers_findings": ["game", "source", "text", "found", "players", "budget", "verdict",
+                        "ours", "sprt", "blocks", "games"],
 }  # fmt: skip
 CLOSE = {
     "beyond_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
@@ -75,6 +77,7 @@ CLOSE = {
                           "spearman", "spearman_low", "spearman_high"],
     "learning_accuracy_versus": ["difference", "low", "high", "level"],
     "learning_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
+    "papers_findings": ["elo", "elo_low", "elo_high", "p_holm", "detectable_elo", "play_seconds"],
 }  # fmt: skip
 
 
@@ -355,3 +358,31 @@ def test_the_page_counts_the_tuning_runs_noisy_generations_and_shows_its_duels(t
     # generations 0 and 2 had a spread the noise covers; 1 had none; 3's signal won
     assert "In 2 of 4 generations" in page
     assert "| depth 2  | open      | -58 [-118, +0] |" in page and "H0 at 21" in page
+
+
+def test_notebook_12s_findings_are_recomputed_from_their_records_and_paged(tmp_path):
+    """A small findings study on Focus, then its table recomputed from the records
+    alone (no game played: a missing duel would raise), and the page's section."""
+    from chameleon_lab.analysis.papers import findings_study, findings_table
+    from chameleon_lab.analysis.research import recompute_papers
+    from chameleon_lab.analysis.sequential import SPRT
+
+    q = {"games": ["focus"], "players": [3], "budgets_ms": [2], "elo0": 0.0, "elo1": 50.0,
+         "alpha": 0.05, "beta": 0.05, "batch": 2, "max_blocks": 2, "opening_plies": 2,
+         "seed": 3, "margin_elo": 50.0, "focus": {"goal": "short", "turns": 12}}  # fmt: skip
+    records = tmp_path / "data" / "records"
+    t, verdicts = findings_study(
+        q["games"], q["players"], q["budgets_ms"], records / "papers",
+        game_params={"focus": q["focus"]}, sprt=SPRT(elo0=0.0, elo1=50.0), batch=2,
+        max_blocks=2, opening_plies=2, seed=3, workers=1, progress=False,
+    )  # fmt: skip
+    played = findings_table(verdicts, q["margin_elo"], t)
+    tables = recompute_papers(q, records)
+    assert_same_tables(played, tables["papers_findings"], "papers_findings")
+    assert len(played) == 5 and (played["games"] == 12).all()
+    played.to_csv(tmp_path / "data" / "papers_findings.csv", index=False)
+    page = write_page(tmp_path).read_text()
+    assert "## Notebook 12: the papers' findings on their own games" in page
+    assert f"{len(played)} duels (finding, game, player count, budget)" in page
+    with pytest.raises(MissingGames):
+        recompute_papers({**q, "max_blocks": 4}, records)

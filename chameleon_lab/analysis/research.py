@@ -264,6 +264,34 @@ def recompute_learning(
     return tables
 
 
+def recompute_papers(
+    parameters: dict[str, Any], records_dir: str | Path
+) -> dict[str, pd.DataFrame]:
+    """Notebook 12's findings table (``papers_findings``) recomputed from the duel
+    records in ``records_dir`` (the folder holding ``papers/``) for a run with
+    ``parameters`` (its logged ones), playing no game."""
+    from ..games.registry import resolve_params
+    from ..tournament import records_only
+    from .papers import findings_study, findings_table
+    from .sequential import SPRT
+
+    q = parameters
+    game_params = {
+        game: {k: v for k, v in resolve_params(game, {**q[game], "players": 3}).items()
+               if k != "players"}
+        for game in ("chinesecheckers", "focus") if game in q
+    }  # fmt: skip
+    with records_only():
+        t, verdicts = findings_study(
+            q["games"], q["players"], q["budgets_ms"], Path(records_dir) / "papers",
+            game_params=game_params,
+            sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=q["alpha"], beta=q["beta"]),
+            batch=q["batch"], max_blocks=q["max_blocks"], opening_plies=q["opening_plies"],
+            alpha=q["alpha"], seed=q["seed"], workers=1, progress=False,
+        )  # fmt: skip
+    return {"papers_findings": findings_table(verdicts, q["margin_elo"], t)}
+
+
 def _elo(row: pd.Series) -> str:
     if np.isnan(row["elo_low"]):
         return f"{row['elo']:+.0f} (no interval)"
@@ -498,6 +526,49 @@ def _section_beyond(data: Path) -> list[str]:
     return lines
 
 
+def _section_papers(data: Path) -> list[str]:
+    """Notebook 12: each published finding on its own game beside ours."""
+    path = data / "papers_findings.csv"
+    if not path.exists():
+        return []
+    table = pd.read_csv(path)
+    counts = table["ours"].value_counts()
+    test = _test_text(data.parent, "12_the_papers_games")
+    shown = pd.DataFrame(
+        {
+            "game": table["game"],
+            "source": table["source"],
+            "finding": table["text"] + " (" + table["found"] + ")",
+            "players": table["players"],
+            "budget": table["budget"],
+            "ours": table["ours"],
+            "Elo [95 %]": table.apply(_elo, axis=1),
+            "Holm p": table["p_holm"].map(lambda p: f"{p:.3g}"),
+            "blocks": table["blocks"],
+            "games": table["games"],
+            "80 % power from (Elo)": table["detectable_elo"].map(_detectable),
+            "play (min)": (table["play_seconds"] / 60).map(lambda m: f"{m:.1f}"),
+        }
+    )
+    return [
+        "## Notebook 12: the papers' findings on their own games",
+        "",
+        f"{len(table)} duels (finding, game, player count, budget): "
+        + ", ".join(
+            f"{counts.get(v, 0)} {v}"
+            for v in ("same direction", "level", "opposite", "differs", "open")
+        )
+        + f"; {table['play_seconds'].sum() / 3600:.1f} hours of play on one core. A "
+        "stronger finding agrees when our Holm-corrected verdict goes its way; a level one "
+        "when the test finds no difference and the interval lies within the run's margin. " + test,
+        "",
+        shown.to_markdown(index=False, disable_numparse=True),
+        "",
+        "![The findings beside ours](figures/papers_findings.png)",
+        "",
+    ]
+
+
 def _section_hypermax(data: Path) -> list[str]:
     """Notebook 11: how often Hypermax departs from MaxN, and whether the mended
     Hypermax wins more of the thesis's sessions than the plain one."""
@@ -679,6 +750,7 @@ def write_page(folder: str | Path) -> Path:
     lines += _section_thesis(data)
     lines += _section_budgets(data)
     lines += _section_beyond(data)
+    lines += _section_papers(data)
     lines += _section_tuning(data)
     lines += _section_learning(data)
     lines += _section_hypermax(data)
