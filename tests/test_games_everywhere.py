@@ -274,6 +274,24 @@ def test_complexity_counts_distinct_games():
     assert counts[1.0] > 1  # random moves make different games
 
 
+def test_complexity_plays_every_player_count_a_players_parameter_allows():
+    """Chinese Checkers and Focus take their player count as a parameter: notebook 03
+    offers every count it accepts and plays each with that many players, whatever the
+    given parameters say (Focus's first position has 68 moves with two players, 44 with
+    three: perft 1 of tests/focus_truth.py)."""
+    from chameleon_lab.analysis.complexity import player_counts, run_complexity
+
+    assert player_counts("focus", players=4) == [2, 3, 4]
+    assert player_counts("chinesecheckers") == [2, 3, 4]
+    assert player_counts("nim") == [2]
+    agent = {"algorithm": "maxnis", "depth": 1}
+    rows = run_complexity([2, 3], [1.0], 1, agent, workers=1, progress=False, game="focus",
+                          game_params={"players": 4, "turns": 3})  # fmt: skip
+    assert list(rows["players"]) == [2, 3] and list(rows["length"]) == [6, 9]
+    two, three = rows["b_mean"]  # a few random moves from starts of 68 and 44 moves
+    assert two > three + 10
+
+
 def test_the_agent_ponders_on_your_time_and_answers_as_it_would_have():
     from chameleon_lab.pondering import Ponderer
     from chameleon_lab.widgets import PlayAgainst

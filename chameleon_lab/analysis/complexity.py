@@ -33,11 +33,25 @@ SEATINGS = {2: "a,_,a,_", 3: "a,a,a,_", 4: "a,a,a,a"}
 
 
 def player_counts(game: str = "chameleon", **params: Any) -> list[int]:
-    """The player counts a game can be played with (Chameleon Chess and Rolit: 2, 3
-    and 4)."""
-    if game_entry(game).seats is not None:
+    """The player counts a game can be played with: Chameleon Chess and Rolit (whose
+    seating picks the colours) 2, 3 and 4; a game with a ``players`` parameter (Chinese
+    Checkers, Focus) every count that parameter accepts, whatever ``params`` gives it;
+    any other game its one count."""
+    entry = game_entry(game)
+    if entry.seats is not None:
         return sorted(SEATINGS)
+    count = next((p for p in entry.params if p.name == "players"), None)
+    if count is not None:
+        return [n for n in sorted(SEATINGS) if _accepts(count.check, n)]
     return [get_game(game, **params).info.n_players]
+
+
+def _accepts(check: Any, value: int) -> bool:
+    try:
+        check(value)
+    except ValueError:
+        return False
+    return True
 
 
 def complexity_session(
@@ -57,7 +71,10 @@ def complexity_session(
     if players not in valid:
         raise ValueError(f"{game} plays with {valid} players, got {players!r}")
     params = {**agent, "random_move_probability": p_random}
-    partial = game_entry(game).seats is not None
+    entry = game_entry(game)
+    partial = entry.seats is not None
+    if not partial and any(p.name == "players" for p in entry.params):
+        game_params["players"] = players  # the count is the game's parameter
     seating = SEATINGS[players] if partial else ",".join(["a"] * players)
     suffix = "" if game == "chameleon" else f"{game}-"
     return Session(
