@@ -135,6 +135,17 @@ def paper_agents(game: str) -> dict[str, dict[str, Any]]:
     return out
 
 
+def findings_params(given: Mapping[str, Mapping[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Each game's parameters for :func:`findings_study` from the notebook's settings
+    (``{"chinesecheckers": {...}, "focus": {...}}``): checked, naming a bad value, and
+    completed with the defaults, without ``players`` (each duel sets its own)."""
+    out = {}
+    for game, params in given.items():
+        resolved = _resolve(game, {**params, "players": 3})
+        out[game] = {k: v for k, v in resolved.items() if k != "players"}
+    return out
+
+
 def _check_game(game: str) -> None:
     if game not in GAMES:
         valid = ", ".join(GAMES)
@@ -284,6 +295,7 @@ __all__ = [
     "Finding",
     "agreement",
     "findings_on",
+    "findings_params",
     "findings_study",
     "findings_table",
     "paper_agents",

@@ -270,17 +270,12 @@ def recompute_papers(
     """Notebook 12's findings table (``papers_findings``) recomputed from the duel
     records in ``records_dir`` (the folder holding ``papers/``) for a run with
     ``parameters`` (its logged ones), playing no game."""
-    from ..games.registry import resolve_params
     from ..tournament import records_only
-    from .papers import findings_study, findings_table
+    from .papers import findings_params, findings_study, findings_table
     from .sequential import SPRT
 
     q = parameters
-    game_params = {
-        game: {k: v for k, v in resolve_params(game, {**q[game], "players": 3}).items()
-               if k != "players"}
-        for game in ("chinesecheckers", "focus") if game in q
-    }  # fmt: skip
+    game_params = findings_params({g: q[g] for g in ("chinesecheckers", "focus") if g in q})
     with records_only():
         t, verdicts = findings_study(
             q["games"], q["players"], q["budgets_ms"], Path(records_dir) / "papers",

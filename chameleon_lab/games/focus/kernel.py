@@ -215,6 +215,15 @@ def _land(state, side, t, moved, k):
     _count(state, state[t], 1)
 
 
+@njit(cache=True, inline="always")
+def target(move):
+    """The square ``move`` lands on: a stack move's destination, a reserve entry's
+    square."""
+    if move >= RESERVE_MOVE:
+        return move - RESERVE_MOVE
+    return DEST[move >> 5, (move >> 3) & 3, move & 7]
+
+
 # ------------------------------------------------------------------ protocol
 @njit(cache=True, inline="always")
 def player_of(state: np.ndarray) -> int:
@@ -260,15 +269,14 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     for q in range(4):
         undo[ply, 5 + q] = state[CAPT + 4 * side + q]
     undo[ply, 9] = state[WINNER]
+    t = target(move)
     if move >= RESERVE_MOVE:
-        t = move - RESERVE_MOVE
         moved = side
         k = 1
         state[RESERVE + side] -= 1
     else:
         f = move >> 5
         k = move & 7
-        t = DEST[f, (move >> 3) & 3, k]
         v = state[f]
         undo[ply, 2] = v
         moved = (v >> 3) & ((1 << (2 * k)) - 1)
@@ -293,11 +301,9 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Take back the move made by :func:`make` at ``ply``."""
     move = undo[ply, 0]
     side = undo[ply, 1]
-    if move >= RESERVE_MOVE:
-        t = move - RESERVE_MOVE
-    else:
+    t = target(move)
+    if move < RESERVE_MOVE:
         f = move >> 5
-        t = DEST[f, (move >> 3) & 3, move & 7]
         _count(state, state[f], -1)
         state[f] = undo[ply, 2]
         _count(state, state[f], 1)

@@ -128,8 +128,7 @@ class FocusPosition(KernelPosition):
         code = int(code)
         if code >= K.RESERVE_MOVE:
             return "+" + square_name(code - K.RESERVE_MOVE)
-        f = code >> 5
-        return f"{square_name(f)}-{square_name(int(K.DEST[f, (code >> 3) & 3, code & 7]))}"
+        return f"{square_name(code >> 5)}-{square_name(int(K.target(code)))}"
 
     def move_code(self, text: str) -> int:
         """The move written ``text``; ``ValueError`` saying why when it is malformed,
@@ -200,7 +199,6 @@ class FocusPosition(KernelPosition):
                 raise ValueError(f'a focus position needs "{field}": {_SHAPE}')
         state = K.new_state(n, _limit(game), game.params["goal"] == "short")
         state[:64] = 0
-        state[K.CONTROL : K.CONTROL + 4] = 0
         stacks = obj["stacks"]
         if not isinstance(stacks, Mapping):
             raise ValueError(f"stacks {stacks!r} is not a mapping: {_SHAPE}")
@@ -213,7 +211,7 @@ class FocusPosition(KernelPosition):
                     "(the pieces from the bottom up)"
                 )
             state[sq] = stack_code(letters.upper())
-            state[K.CONTROL + ((int(state[sq]) >> 3) & 3)] += 1
+        state[K.CONTROL : K.CONTROL + 4] = _control(state)
         _read_counts(state, obj, n)
         state[K.WINNER] = _winner(state)
         return state
@@ -289,7 +287,7 @@ class FocusPosition(KernelPosition):
                 )
         if to_move >= 0:
             codes = [int(m) for m in self._kernel_moves() if m < K.RESERVE_MOVE]
-            targets = {int(K.DEST[m >> 5, (m >> 3) & 3, m & 7]) for m in codes}
+            targets = {int(K.target(m)) for m in codes}
             for t in sorted(targets):  # in the square's corner, clear of its stack
                 x, y = board.centre(t)
                 parts.append(
@@ -336,9 +334,17 @@ def _read_counts(state: np.ndarray, obj: Mapping[str, Any], n: int) -> None:
     state[K.PLY] = _whole(obj["ply"], "ply")
 
 
+def _control(state: np.ndarray) -> list[int]:
+    """The stacks each player tops, from the squares (what the kernel keeps counted)."""
+    control = [0, 0, 0, 0]
+    for v in state[:64]:
+        if v:
+            control[(int(v) >> 3) & 3] += 1
+    return control
+
+
 def _check_board(state: np.ndarray, n: int) -> None:
     """Stacks only on the board, 1..5 pieces of the players; control counts right."""
-    control = [0, 0, 0, 0]
     for sq in range(64):
         v = int(state[sq])
         if v and not K.ON_BOARD[sq]:
@@ -348,8 +354,7 @@ def _check_board(state: np.ndarray, n: int) -> None:
             raise ValueError(f"the code {v} of {square_name(sq)} is not a stack of 1 to 5 pieces")
         if v and set(stack_letters(v)) - set(K.LETTERS[:n]):
             raise ValueError(f"{square_name(sq)} holds pieces of a player not in this game of {n}")
-        if v:
-            control[(v >> 3) & 3] += 1
+    control = _control(state)
     if list(state[K.CONTROL : K.CONTROL + 4]) != control:
         raise ValueError(f"the control counts {list(state[K.CONTROL:K.CONTROL + 4])} are not "
                          f"the stacks' tops {control}")  # fmt: skip
