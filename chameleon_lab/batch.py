@@ -163,11 +163,11 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
         "10_tuning": {
             "method": "spsa",
             "iterations": 100,
-            "spsa_blocks": 4,  # 24 games an iteration at three seats
+            "spsa_blocks": 4,  # 24 games an iteration at three seats, 56 at four
             "popsize": 8,  # (CMA-ES, with method="cma")
             "generations": 12,
             "depth": 2,
-            "players": 3,
+            "players": [3, 4],  # a tuning run of its own per count, the thesis's settings
             "repetitions": 4,
             "eval_repetitions": 25,
             "eval_time_ms": 10,

@@ -274,6 +274,27 @@ def test_the_tuning_notebook_runs_cma_es_too(tmp_path):
 
 
 @pytest.mark.slow
+def test_the_tuning_notebook_tunes_once_per_player_count(tmp_path):
+    """``players=[3, 4]``: a run of its own per count (two SPSA logs), every table
+    keyed by the count, and the verdicts corrected across both counts."""
+    figures, data = tmp_path / "figures", tmp_path / "data"
+    params = {"figures_dir": str(figures), "data_dir": str(data), **TINY["10_tuning"]}
+    run_notebook("10_tuning", {**params, "players": [3, 4]}, tmp_path / "reports")
+    assert (
+        len(list((data / "records" / "tuning").glob("tuning-chameleon-spsa-????????????.jsonl")))
+        == 2
+    )
+    for table in ("tuning_spsa_history", "tuning_movement", "tuning_verdicts"):
+        rows = list(csv.DictReader((data / f"{table}.csv").open()))
+        assert sorted({r["players"] for r in rows}) == ["3", "4"], table
+    movement = list(csv.DictReader((data / "tuning_movement.csv").open()))
+    assert len(movement) == 6  # three weights a count, one Holm family
+    against = list(csv.DictReader((data / "tuning_against.csv").open()))
+    assert sorted({r["tuned_at"] for r in against}) == ["3", "4"]
+    assert (figures / "tuning_spsa_path.png").exists()
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "change"),
     [
@@ -322,6 +343,8 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
         ("10_tuning", {"low": [0, 5, 0], "high": [20, 2, 10]}, "low=5 > high=2"),
         ("10_tuning", {"features": ["roles", "discs"]}, "chameleon has no feature 'discs'"),
         ("10_tuning", {"method": "annealing"}, "unknown method 'annealing'; valid values: spsa"),
+        ("10_tuning", {"players": [3, 5]}, r"players must be a whole number 2\.\.4 for chameleon"),
+        ("10_tuning", {"players": [3, 3]}, "players must be distinct player counts"),
         (
             "13_self_learning",
             {"game": "othello", "opponent": "hard", "features": ["discs"], "start": [1.0]},

@@ -13,14 +13,16 @@ import math
 import numpy as np
 import pytest
 
+from chameleon_lab.analysis.claims import holm
 from chameleon_lab.analysis.spsa import (
     SPSASpec,
     games_per_iteration,
     iteration_session,
     movement_test,
+    movement_tests,
     spsa,
 )
-from chameleon_lab.analysis.tuning import TuningSpec, seat_templates
+from chameleon_lab.analysis.tuning import TuningSpec, at_players, player_counts, seat_templates
 
 TUNING = TuningSpec(
     game="chameleon",
@@ -214,3 +216,45 @@ def test_a_real_iteration_plays_and_resumes_from_its_records(tmp_path) -> None:
     spec.log_file(tmp_path).unlink()  # the log lost, the games kept: replayed from records
     again = spsa(spec, spec.log_file(tmp_path), records=tmp_path, workers=1, progress=False)
     assert again.history.equals(first.history)
+
+
+def test_runs_at_several_player_counts_are_one_holm_family() -> None:
+    """movement_tests: one run alone is movement_test with a players column; two runs
+    share one Holm family (p_holm of the six weights is Holm over their six p's)."""
+    rng = np.random.default_rng(3)
+
+    def roles_decide(plus: np.ndarray, minus: np.ndarray, k: int) -> float:
+        p = 0.5 + 0.3 * np.sign(plus[0] - minus[0])
+        return float(rng.binomial(24, p) / 24)
+
+    def coin(plus: np.ndarray, minus: np.ndarray, k: int) -> float:
+        return float(rng.binomial(24, 0.5) / 24)
+
+    specs = at_players(TUNING, [3, 4])
+    runs = {
+        3: spsa(SPSASpec(specs[3], iterations=40), objective=roles_decide, progress=False),
+        4: spsa(SPSASpec(specs[4], iterations=40), objective=coin, progress=False),
+    }
+    alone = movement_test(runs[3])
+    one = movement_tests({3: runs[3]})
+    assert one["players"].tolist() == [3, 3, 3]
+    assert np.allclose(one["p_holm"], alone["p_holm"]) and (one["found"] == alone["found"]).all()
+    both = movement_tests(runs)
+    assert both["players"].tolist() == [3, 3, 3, 4, 4, 4]
+    assert np.allclose(both["p_holm"], holm(both["p"].to_numpy()))
+    assert (both["p_holm"] >= np.concatenate([alone["p_holm"], both["p"][3:]]) - 1e-12).all()
+    found = both.set_index(["players", "feature"])["found"]
+    assert found[(3, "roles")] == "raise" and (found.loc[4] == "none").all()
+
+
+def test_a_spec_per_player_count_is_the_spec_of_that_count_alone() -> None:
+    """at_players keeps every field but the seats, so a run at [3, 4] resumes the
+    logs of runs made at 3 and at 4 alone (the same fingerprints)."""
+    specs = at_players(TUNING, [3, 4])
+    assert specs[3] == TUNING
+    assert specs[4].templates == seat_templates("chameleon", 4)
+    assert SPSASpec(specs[3]).fingerprint == SPSASpec(TUNING).fingerprint
+    assert player_counts("chameleon", 3) == [3]
+    for bad in ([], [3, 3], [5], [True], "3", {3: 1}):
+        with pytest.raises(ValueError, match="players must"):
+            player_counts("chameleon", bad)

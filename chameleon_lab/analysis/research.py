@@ -143,25 +143,25 @@ def recompute_budgets(
 def recompute_tuning(
     parameters: dict[str, Any], records_dir: str | Path
 ) -> dict[str, pd.DataFrame]:
-    """Notebook 10's tables recomputed from the tuning log and the records in
+    """Notebook 10's tables recomputed from the tuning logs and the records in
     ``records_dir`` for a run with ``parameters`` (its logged ones), playing no game:
-    the tuner replays its log (SPSA its iterations, CMA-ES its generations), the duels
-    their blocks. SPSA gives ``tuning_spsa_history`` and ``tuning_movement``, CMA-ES
-    (runs before SPSA was the default, logged without ``method``) ``tuning_noise``;
-    both the verdicts against the opponent, ``tuning_verdicts``."""
+    the tuner replays its log (SPSA its iterations, CMA-ES its generations; one run
+    per player count of ``players``), the duels their blocks. SPSA gives
+    ``tuning_spsa_history`` and ``tuning_movement``, CMA-ES (runs before SPSA was the
+    default, logged without ``method``) ``tuning_noise``; both the verdicts against
+    the opponent, ``tuning_verdicts``."""
     from ..tournament import records_only
     from .headtohead import claim_verdicts
     from .sequential import SPRT
-    from .spsa import SPSASpec, movement_test, spsa
-    from .tuning import TuningSpec, decide, score_noise, seat_templates, tune
+    from .spsa import SPSASpec, histories, movement_tests, spsa
+    from .tuning import TuningSpec, at_players, decide_tuned, score_noise, tune
 
     q = parameters
     spec = TuningSpec(
         game=q["game"], features=tuple(q["features"]), x0=tuple(q["x0"]),
         low=tuple(q["low"]), high=tuple(q["high"]), fixed=q["fixed"], sigma0=q["sigma0"],
         popsize=q["popsize"], generations=q["generations"], seed=q["seed"],
-        algorithm=q["algorithm"], depth=q["depth"],
-        templates=seat_templates(q["game"], q["players"]), repetitions=q["repetitions"],
+        algorithm=q["algorithm"], depth=q["depth"], repetitions=q["repetitions"],
         opening_plies=q["opening_plies"], name=f"tuning-{q['game']}",
     )  # fmt: skip
     records_dir = Path(records_dir)
@@ -169,19 +169,26 @@ def recompute_tuning(
         [{"time_ms": q["eval_time_ms"]}] if q["eval_time_ms"] else []
     )
     out: dict[str, pd.DataFrame] = {}
+    specs = at_players(spec, q["players"])
     with records_only():
         if q.get("method", "cma") == "spsa":
-            tuner = SPSASpec(spec, iterations=q["iterations"], blocks=q["spsa_blocks"],
-                             a=q["spsa_a"], c=q["spsa_c"])  # fmt: skip
-            result: Any = spsa(tuner, tuner.log_file(records_dir), records=records_dir, workers=1)
-            out["tuning_spsa_history"] = result.history
-            out["tuning_movement"] = movement_test(result, alpha=q["alpha"], seed=q["seed"])
+            results: dict[int, Any] = {}
+            for n, s in specs.items():
+                tuner = SPSASpec(s, iterations=q["iterations"], blocks=q["spsa_blocks"],
+                                 a=q["spsa_a"], c=q["spsa_c"])  # fmt: skip
+                results[n] = spsa(tuner, tuner.log_file(records_dir), records=records_dir,
+                                  workers=1)  # fmt: skip
+            out["tuning_spsa_history"] = histories(results)
+            out["tuning_movement"] = movement_tests(results, alpha=q["alpha"], seed=q["seed"])
         else:
-            result = tune(spec, spec.log_file(records_dir), records=records_dir, workers=1)
-            out["tuning_noise"] = score_noise(result, records_dir)
-        _, duels = decide(
-            result.heuristic().name, spec.opponent, budgets, records_dir, game=q["game"],
-            algorithm=q["algorithm"], players=q["players"],
+            results = {n: tune(s, s.log_file(records_dir), records=records_dir, workers=1)
+                       for n, s in specs.items()}  # fmt: skip
+            out["tuning_noise"] = pd.concat(
+                [score_noise(r, records_dir).assign(players=n) for n, r in results.items()]
+            )
+        _, duels = decide_tuned(
+            results, spec.opponent, budgets, records_dir, game=q["game"],
+            algorithm=q["algorithm"],
             sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=q["alpha"], beta=q["beta"]),
             batch=q["batch"], max_blocks=q["max_blocks"], opening_plies=q["opening_plies"],
             seed=q["seed"], workers=1,
@@ -406,17 +413,24 @@ def _section_tuning(data: Path) -> list[str]:
     if movement_path.exists():
         movement = pd.read_csv(movement_path)
         history = pd.read_csv(data / "tuning_spsa_history.csv")
-        moved = movement[movement["found"] != "none"]["feature"].tolist()
+        if "players" not in movement.columns:  # a run at one count, before counts were listed
+            movement, history = movement.assign(players=""), history.assign(players="")
+        runs = history.groupby("players", sort=False)["iteration"].size()
+        ran = ", ".join(f"{k} at {n} players" if n != "" else str(k) for n, k in runs.items())
+        moved = [
+            f"{r.feature} ({r.players} players)" if r.players != "" else r.feature
+            for r in movement[movement["found"] != "none"].itertuples()
+        ]
         said = (
             f"{', '.join(moved)} moved beyond what noise gives"
             if moved
             else "no weight moved beyond what noise gives"
         )
         lines += [
-            f"SPSA ran {len(history)} iterations (the run replayed with random signs as "
-            f"its null, Holm over the weights): {said}.",
+            f"SPSA ran {ran} iterations (each run replayed with random signs as its null, "
+            f"Holm over the {len(movement)} weights of every run): {said}.",
             "",
-            movement[["feature", "start", "tuned", "moved", "noise", "p_holm", "found"]]
+            movement[["players", "feature", "start", "tuned", "moved", "noise", "p_holm", "found"]]
             .round(3)
             .to_markdown(index=False),
             "",

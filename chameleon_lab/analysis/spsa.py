@@ -50,7 +50,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -383,37 +383,98 @@ def movement_test(
     return out
 
 
+def movement_tests(
+    results: Mapping[int, SPSAResult],
+    *,
+    alpha: float = 0.05,
+    resamples: int = 2**13,
+    seed: int = 0,
+) -> pd.DataFrame:
+    """:func:`movement_test` of one SPSA run per player count (``results``: count ->
+    run), as one table with a ``players`` column first. Holm runs over every weight of
+    every run (each weight of each run is one claim), so ``p_holm`` and ``found`` are
+    the family's; ``noise`` stays each run's own band. With one run this is
+    :func:`movement_test` with the column added."""
+    if not results:
+        raise ValueError("results must hold at least one SPSA run, by player count")
+    parts = [
+        movement_test(r, alpha=alpha, resamples=resamples, seed=seed).assign(players=n)
+        for n, r in results.items()
+    ]
+    out = pd.concat(parts, ignore_index=True)
+    out.insert(0, "players", out.pop("players"))
+    out["p_holm"] = holm(out["p"].to_numpy())
+    out["found"] = [
+        ("raise" if m > 0 else "lower") if q < alpha else "none"
+        for m, q in zip(out["moved"], out["p_holm"], strict=True)
+    ]
+    return out
+
+
+def paths(results: Mapping[int, SPSAResult]) -> pd.DataFrame:
+    """The weights by iteration (:attr:`SPSAResult.path`) of one run per player count,
+    stacked with a ``players`` column first, for :func:`plot_spsa_path`."""
+    parts = [r.path.assign(players=n) for n, r in results.items()]
+    out = pd.concat(parts, ignore_index=True)
+    out.insert(0, "players", out.pop("players"))
+    return out
+
+
+def histories(results: Mapping[int, SPSAResult]) -> pd.DataFrame:
+    """The iterations (:attr:`SPSAResult.history`) of one run per player count,
+    stacked with a ``players`` column first."""
+    parts = [r.history.assign(players=n) for n, r in results.items()]
+    out = pd.concat(parts, ignore_index=True)
+    out.insert(0, "players", out.pop("players"))
+    return out
+
+
 def plot_spsa_path(path: pd.DataFrame, movement: pd.DataFrame) -> Any:
     """SPSA's weights by iteration, one panel per tuned weight
     (:attr:`SPSAResult.path`), with the start, the tuned weights (the mean of
     the second half) and the band noise alone reaches from the start
     (:func:`movement_test`'s ``noise``, in the weight's units): a tuned weight
-    inside its band moved no further than luck carries it."""
+    inside its band moved no further than luck carries it. Tables with a ``players``
+    column (:func:`paths`, :func:`movement_tests`) draw one row of panels per count."""
+    import matplotlib.pyplot as plt
+
+    if "players" not in movement.columns:
+        path, movement = path.assign(players=0), movement.assign(players=0)
+    counts = list(dict.fromkeys(movement["players"]))
+    features = list(dict.fromkeys(movement["feature"]))
+    fig, axes = plt.subplots(len(counts), len(features), squeeze=False,
+                             figsize=(3.0 * len(features), 0.4 + 2.9 * len(counts)))  # fmt: skip
+    for axes_row, n in zip(axes, counts, strict=True):
+        rows = movement[movement["players"] == n].set_index("feature")
+        _path_panels(axes_row, path[path["players"] == n], rows, n)
+    axes[0][-1].legend(fontsize=7, loc="best")
+    fig.suptitle("SPSA: the weights by iteration (beyond noise: Holm over every weight shown)",
+                 fontsize=10)  # fmt: skip
+    fig.tight_layout()
+    return fig
+
+
+def _path_panels(axes: Any, path: pd.DataFrame, rows: pd.DataFrame, players: int) -> None:
+    """One row of :func:`plot_spsa_path`: a panel per weight of the run at ``players``
+    seats (0: the count is not said)."""
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    rows = movement.set_index("feature")
-    features = list(rows.index)
-    fig, axes = plt.subplots(1, len(features), figsize=(3.0 * len(features), 3.2), squeeze=False)
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for ax, f in zip(axes[0], features, strict=True):
+    said = {"raise": "raised beyond noise", "lower": "lowered beyond noise"}
+    for ax, f in zip(axes, rows.index, strict=True):
         row = rows.loc[f]
         span = row["noise"] * row["range"]
         ax.axhspan(row["start"] - span, row["start"] + span, color="0.88", label="noise reaches")
         ax.plot(path["iteration"], path[f], color=colours[0], linewidth=1.0, label="iterate")
         ax.axhline(row["tuned"], color=colours[1], linestyle="--", label="tuned (mean)")
-        said = {"raise": "raised beyond noise", "lower": "lowered beyond noise"}
-        ax.set_title(f"{f}: {said.get(row['found'], 'within noise')}", fontsize=9)
+        seats = f"{players} players, " if players else ""
+        ax.set_title(f"{seats}{f}: {said.get(row['found'], 'within noise')}", fontsize=9)
         ax.set_xlabel("iteration")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         margin = 0.03 * row["range"]
         ax.set_ylim(row["low"] - margin, row["high"] + margin)
-    axes[0][0].set_ylabel("weight")
-    axes[0][-1].legend(fontsize=7, loc="best")
-    fig.suptitle("SPSA: the weights by iteration (beyond noise: Holm over the weights)",
-                 fontsize=10)  # fmt: skip
-    fig.tight_layout()
-    return fig
+    axes[0].set_ylabel("weight")
 
 
 def games_per_iteration(spec: SPSASpec) -> int:
@@ -423,8 +484,11 @@ def games_per_iteration(spec: SPSASpec) -> int:
 
 
 def movement_sentences(result: SPSAResult, movement: pd.DataFrame) -> str:
-    """What the run and :func:`movement_test` found, in words, from their numbers."""
+    """What the run and :func:`movement_test` found, in words, from their numbers
+    (:func:`movement_tests`' table: the rows of the run's player count)."""
     spec = result.spec
+    if "players" in movement.columns:
+        movement = movement[movement["players"] == spec.players]
     games = result.iterations * games_per_iteration(spec)
     lines = [
         f"SPSA ran {result.iterations} iterations of {spec.blocks} block(s) each, {games} "

@@ -49,7 +49,7 @@ import json
 import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -131,6 +131,68 @@ def seat_templates(game: str, players: int = 2) -> tuple[str, ...]:
         )
         for i in range(players)
     )
+
+
+def player_counts(game: str, players: int | Sequence[int]) -> list[int]:
+    """``players`` as a list of distinct player counts, in the order given (a whole
+    number is one count), each one :func:`seat_templates` seats for ``game``;
+    ``ValueError`` naming the value otherwise."""
+    counts = [players] if isinstance(players, int) and not isinstance(players, bool) else players
+    if isinstance(counts, (str, bytes, Mapping)) or not hasattr(counts, "__iter__"):
+        raise ValueError(f"players must be a player count or a list of them, got {players!r}")
+    counts = list(counts)
+    if not counts or len(set(map(repr, counts))) != len(counts):
+        raise ValueError(f"players must be distinct player counts, at least one, got {players!r}")
+    for n in counts:
+        seat_templates(game, n)  # a count the game does not seat: ValueError naming it
+    return counts
+
+
+def at_players(spec: TuningSpec, players: int | Sequence[int]) -> dict[int, TuningSpec]:
+    """``spec`` once per player count of ``players`` (:func:`player_counts`), each
+    seated by :func:`seat_templates`: one tuning run per setting under study. A count's
+    spec is the one a run at that count alone makes (the same fingerprint)."""
+    return {n: replace(spec, templates=seat_templates(spec.game, n))
+            for n in player_counts(spec.game, players)}  # fmt: skip
+
+
+def decide_tuned(
+    results: Mapping[int, Any],
+    opponent: str,
+    budgets: Sequence[Mapping[str, Any]],
+    records: str | Path,
+    **duel: Any,
+) -> tuple[list[Tables], pd.DataFrame]:
+    """:func:`decide` for the heuristic each run of ``results`` (player count -> a
+    finished SPSA or CMA-ES run) tuned, at the seats it was tuned at; ``duel`` as
+    :func:`decide` takes it but ``players``. The games' tables of every count, and one
+    row per count and budget, for Holm over all of them
+    (:func:`~chameleon_lab.analysis.headtohead.claim_verdicts`)."""
+    parts, rows = [], []
+    for n, result in results.items():
+        t, r = decide(result.heuristic().name, opponent, budgets, records, players=n, **duel)
+        parts.append(t)
+        rows.append(r)
+    return parts, pd.concat(rows, ignore_index=True)
+
+
+def weights_table(results: Mapping[int, Any]) -> pd.DataFrame:
+    """The weights each run of ``results`` (player count -> a finished run) tuned: per
+    count a row of the tuned weights (SPSA: the mean of the second half of the
+    iterates; CMA-ES: its final mean) and a row of the ones kept beside them (SPSA:
+    the last iterate; CMA-ES: the best scored candidate), each with the name it is
+    registered under."""
+    rows = []
+    for n, r in results.items():
+        if hasattr(r, "final_weights"):  # SPSA
+            beside = ("tuned (mean of the second half)", "last iterate", r.final_weights,
+                      r.heuristic(final=True).name)  # fmt: skip
+        else:
+            beside = ("tuned (CMA-ES mean)", "best candidate", r.best_weights,
+                      r.heuristic(best=True).name)  # fmt: skip
+        rows.append({"players": n, "weights": beside[0], **r.weights, "name": r.heuristic().name})
+        rows.append({"players": n, "weights": beside[1], **beside[2], "name": beside[3]})
+    return pd.DataFrame(rows)
 
 
 def _number(value: Any) -> bool:
