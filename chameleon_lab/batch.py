@@ -245,6 +245,25 @@ class NotebookFailed(RuntimeError):
     """A notebook of the batch raised; the message names it and the cell."""
 
 
+class BadParameters(NotebookFailed, ValueError):
+    """A notebook refused its parameters: its check cell (the code cell right after
+    the parameters) raised ``ValueError`` naming the value and what would be valid.
+    Nothing was played or written; the CLI exits 2."""
+
+
+def _check_cell(notebook: Path) -> str | None:
+    """The source of ``notebook``'s check cell: the first code cell after the cell
+    tagged ``parameters``; None where there is none."""
+    cells = json.loads(notebook.read_text()).get("cells", [])
+    after = False
+    for cell in cells:
+        if "parameters" in cell.get("metadata", {}).get("tags", []):
+            after = True
+        elif after and cell.get("cell_type") == "code":
+            return "".join(cell.get("source", ""))
+    return None
+
+
 #: notebook parameters that name output folders, resolved with
 #: :func:`~chameleon_lab.workbench.project_path`
 FOLDER_PARAMETERS = ("figures_dir", "data_dir")
@@ -321,6 +340,9 @@ def run_notebook(
             config=kernel_config(),
         )
     except PapermillExecutionError as exc:
+        check = _check_cell(source)
+        if exc.ename == "ValueError" and check and (exc.source or "").strip() == check.strip():
+            raise BadParameters(f"notebook {name} refused its parameters: {exc.evalue}") from None
         first = (exc.source or "").strip().splitlines()[:1] or [""]
         raise NotebookFailed(
             f"notebook {name} failed in cell {exc.cell_index} (`{first[0]}`): "
@@ -479,12 +501,15 @@ def run_batch(
         params = {**common, **plan[name], **(settings or {})}
         if packed:
             unpack_records(records)
-        finished = False
+        finished, refused = False, False
         try:
             run_notebook(name, params, project_path(reports), profile=profile)
             finished = True
+        except BadParameters:
+            refused = True  # nothing played: no run to log
+            raise
         finally:
-            if packed:  # an interrupted run keeps what it played, and says what it cost
+            if packed and not refused:  # an interrupted run keeps what it played, and its cost
                 every = {**notebook_parameters(name), **params}  # defaults too: on record
                 _close_research_run(name, every, time.perf_counter() - t0, finished, data)
         done.append((name, time.perf_counter() - t0))

@@ -435,6 +435,35 @@ def test_the_batch_refuses_parameters_it_cannot_set(argv, message, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("elo0=60", "elo0 (the gap of H0) must be below elo1"),
+        ("alpha=0.7", "alpha=0.7 is not a number strictly inside (0, 0.5)"),
+        ("players=[3, 5]", "players must be a whole number 2..4 for chameleon"),
+    ],
+)
+def test_a_value_the_notebook_refuses_exits_2_and_logs_no_research_run(
+    setting, message, tmp_path, capsys
+):
+    """A value the notebook's check cell refuses (here the SPRT's bounds and a player
+    count) is bad input: exit 2 with the notebook's own message, and a research run is
+    neither logged nor its page written (nothing was played)."""
+    from chameleon_lab.cli import main
+
+    argv = ["notebooks", "run", "--profile", "research", "--only", "10_tuning", "--quiet",
+            "--set", setting]  # fmt: skip
+    for what in ("reports", "figures", "data"):
+        argv += [f"--{what}", str(tmp_path / "research" / what)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "notebook 10_tuning refused its parameters" in err and message in err
+    assert "Traceback" not in err
+    assert not (tmp_path / "research" / "runs.json").exists()
+    assert not (tmp_path / "research" / "README.md").exists()
+
+
+@pytest.mark.slow
 def test_the_batch_sets_one_notebooks_parameters_and_records_them(tmp_path):
     from chameleon_lab.cli import main
 

@@ -10,7 +10,14 @@ from .options import _positive
 
 def cmd_notebooks(args: argparse.Namespace) -> int:
     """``notebooks run``: execute the notebooks with papermill (the main job)."""
-    from ..batch import FOLDERS, PROFILES, NotebookFailed, parse_settings, run_batch
+    from ..batch import (
+        FOLDERS,
+        PROFILES,
+        BadParameters,
+        NotebookFailed,
+        parse_settings,
+        run_batch,
+    )
     from ..workbench import project_path
 
     settings = None
@@ -30,6 +37,9 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
             progress=not args.quiet,
             settings=settings,
         )
+    except BadParameters as exc:
+        print(f"chameleon-lab notebooks: {exc}", file=sys.stderr)
+        return 2
     except NotebookFailed as exc:
         print(f"chameleon-lab notebooks: {exc}", file=sys.stderr)
         return 1
