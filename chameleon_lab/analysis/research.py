@@ -416,7 +416,10 @@ def _section_tuning(data: Path) -> list[str]:
         if "players" not in movement.columns:  # a run at one count, before counts were listed
             movement, history = movement.assign(players=""), history.assign(players="")
         runs = history.groupby("players", sort=False)["iteration"].size()
-        ran = ", ".join(f"{k} at {n} players" if n != "" else str(k) for n, k in runs.items())
+        ran = " and ".join(
+            f"{k} iterations at {n} players" if n != "" else f"{k} iterations"
+            for n, k in runs.items()
+        )
         moved = [
             f"{r.feature} ({r.players} players)" if r.players != "" else r.feature
             for r in movement[movement["found"] != "none"].itertuples()
@@ -427,7 +430,7 @@ def _section_tuning(data: Path) -> list[str]:
             else "no weight moved beyond what noise gives"
         )
         lines += [
-            f"SPSA ran {ran} iterations (each run replayed with random signs as its null, "
+            f"SPSA ran {ran} (each run replayed with random signs as its null, "
             f"Holm over the {len(movement)} weights of every run): {said}.",
             "",
             movement[["players", "feature", "start", "tuned", "moved", "noise", "p_holm", "found"]]
