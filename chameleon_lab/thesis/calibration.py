@@ -1,8 +1,9 @@
 """The original program's speed, measured from its time-mode records, to emulate its clock.
 
-Our searches run two to three plies deeper than the original's in the same
-milliseconds, so a time-mode session played on this machine's clock answers another
-question than the thesis's did. The thesis flavour can instead run on the original's
+Our searches run deeper than the original's in the same milliseconds (notebook 04's
+depth table sets the depths reached here beside the recorded ones), so a time-mode
+session played on this machine's clock answers another question than the thesis's
+did. The thesis flavour can instead run on the original's
 clock: a node counter at the original's speed, read where the original read its clock
 (between root successors; :func:`.driver.run_nodes`).
 

@@ -8,8 +8,9 @@ corrected searches). :data:`THESIS_TABLES` says which sessions each table of the
 thesis's chapter 6 summarises.
 
 A time-mode session runs on this machine's clock (``clock="machine"``), where our
-searches go two or three plies deeper than the original did in the same milliseconds,
-or on the original's (``clock="original"``): each agent's clock is then a node counter
+searches go deeper than the original did in the same milliseconds (notebook 04 sets
+the depths beside the recorded ones), or on the original's (``clock="original"``):
+each agent's clock is then a node counter
 at the original program's speed for its algorithm (:mod:`.calibration`), so the session
 plays the same games on every machine and every run. The thesis flavour then reaches
 the original's depths; the improved one searches as many positions as the original
