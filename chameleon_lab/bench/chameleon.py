@@ -1,8 +1,8 @@
 """Benchmarks that print speed figures (never asserted in unit tests).
 
 ``perft``: perft 5 on each of the 11 start seatings, every move made and taken back,
-positions generated per second on one core. The original program managed about
-150,000 positions per second on this machine kind (9,370,626 positions in 61 s).
+positions generated per second on one core, beside the original program's speed on
+this machine kind (``docs/benchmarks.md``, "The kernel").
 """
 
 from __future__ import annotations

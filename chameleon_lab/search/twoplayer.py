@@ -211,9 +211,9 @@ def static_key(state, m, tables, ply, p):  # pragma: no cover - compiled by bind
 
     A function of its own, which :func:`ab_node` calls (a sibling in :func:`.core.bind`),
     not inlined into it: inlined, the second copy of the game's move and of the
-    heuristic slowed every node of every setting, ordered or not (TicTacToe's plain
-    alpha-beta 62 -> 45 ns a node), while the call costs little beside the evaluation
-    it makes.
+    heuristic slowed every node of every setting, ordered or not (measured:
+    ``docs/benchmarks.md``, "Measurements behind the design"), while the call costs
+    little beside the evaluation it makes.
     """
     t = tables[0]
     leaf = t.leaf

@@ -10,8 +10,8 @@ depths to its appendix. We state ours:
 * **hard**: the phase heuristic ``hard`` (opening, midgame square weights, endgame
   disc count; see :mod:`.heuristics`) by iterative deepening with ordering and a
   transposition table, within a budget of 200,000 nodes a move rather than a fixed
-  depth: in the midgame that completes 8 to 10 plies (measured over a game against
-  medium), and as the board fills the same budget reaches further, so that with ten or
+  depth (the plies it completes in the midgame are in ``docs/games/othello.md``), and
+  as the board fills the same budget reaches further, so that with ten or
   fewer empty squares (the heuristic's endgame) it searches to the end of the game: the
   seed's "deeper search in the endgame" without a second depth to tune. A node budget,
   unlike a time budget, gives the same moves on every machine.
