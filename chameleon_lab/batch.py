@@ -525,7 +525,8 @@ SOURCES_STAMP = "SOURCES"
 def records_of_these_sources(records: Path) -> None:
     """Empty ``records``, the working records of a quick or full batch, when other
     package sources played them, and stamp it with these sources' fingerprint
-    (:func:`~chameleon_lab.compiled_cache.sources_fingerprint`).
+    (:func:`~chameleon_lab.source_code.code_fingerprint`: the code without docstrings,
+    comments and the entry points, so a docstring edit keeps them).
 
     Why: a batch resumes from its records, and the notebooks cache trained models,
     TD-Leaf runs and duels there keyed by their parameters alone, so after a code
@@ -535,10 +536,10 @@ def records_of_these_sources(records: Path) -> None:
     stay, so an interrupted run resumes. Research records are packed and kept on
     purpose (each run is logged with its commit): a folder holding packed records is
     refused rather than emptied."""
-    from .compiled_cache import sources_fingerprint
+    from .source_code import code_fingerprint
 
     stamp = records / SOURCES_STAMP
-    now = sources_fingerprint()
+    now = code_fingerprint()
     if records.exists() and not (stamp.exists() and stamp.read_text().strip() == now):
         if any(records.rglob("*.jsonl.xz")):
             raise ValueError(

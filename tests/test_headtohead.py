@@ -4,6 +4,8 @@ when its SPRT decides and resumes without playing a game twice."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -16,6 +18,7 @@ from chameleon_lab.analysis.headtohead import (
     duel_session,
     pair_scores,
     run_duel,
+    side_times,
     verdict_sentences,
 )
 from chameleon_lab.analysis.sequential import SPRT
@@ -222,3 +225,19 @@ def test_a_resumed_duel_replays_its_records_once(tmp_path, monkeypatch):
     t2, result2 = run_duel(session, tmp_path, **common)
     assert result2 == result and t2.games.equals(t.games)
     assert calls == [t.games.shape[0] // 2]  # the blocks played, one replay
+
+
+def test_side_times_give_each_sides_median_largest_and_overshoot_by_hand():
+    """Moves of 9, 11 and 15 ms for x and 10, 10 and 10 for y at a 10 ms budget: x's
+    median 11, largest 15, two of three moves over, 5 ms overshoot; y none over. At a
+    budget in plies the overshoot columns are NaN, not zero."""
+    t = make_tables([_game(0, 0, {R: "x", G: "y"}, [R], [R, G, R, G, R, G])])
+    t = dataclasses.replace(t, moves=t.moves.assign(time_ms=[9.0, 10.0, 11.0, 10.0, 15.0, 10.0]))
+    got = side_times(t, Claim("s", "x beats y", "x", "y"), 10.0)
+    assert got["agent_median_ms"] == 11.0 and got["agent_max_ms"] == 15.0
+    assert got["agent_over_budget"] == pytest.approx(2 / 3)
+    assert got["agent_max_overshoot_ms"] == 5.0
+    assert got["rival_over_budget"] == 0.0 and got["rival_max_overshoot_ms"] == 0.0
+    plies = side_times(t, Claim("s", "x beats y", "x", "y"))
+    assert plies["agent_max_ms"] == 15.0
+    assert np.isnan(plies["agent_over_budget"]) and np.isnan(plies["rival_max_overshoot_ms"])

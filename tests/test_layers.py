@@ -17,6 +17,7 @@ import chameleon_lab
 
 LAYERS = {
     "version": 0,
+    "source_code": 0,
     "files": 0,
     "runlog": 0,
     "registries": 0,

@@ -16,6 +16,7 @@ import pytest
 
 from chameleon_lab.batch import (
     PROFILES,
+    BadParameters,
     NotebookFailed,
     notebook_parameters,
     run_batch,
@@ -359,14 +360,15 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
     ],
 )
 def test_bad_parameters_stop_at_the_check_cell(name, params, message, tmp_path):
-    with pytest.raises(NotebookFailed, match=message) as info:
+    with pytest.raises(BadParameters, match=message) as info:
         run_notebook(
             name,
             {"figures_dir": str(tmp_path), "data_dir": str(tmp_path), **params},
             tmp_path / "reports",
         )
-    # cell 2 is papermill's injected parameters; cell 3 the check right after them
-    assert f"notebook {name} failed in cell 3 (`# Check the parameters" in str(info.value)
+    # the check cell right after the parameters raised: bad input, not a failed run
+    assert str(info.value).startswith(f"notebook {name} refused its parameters: ")
+    assert isinstance(info.value, NotebookFailed) and isinstance(info.value, ValueError)
 
 
 def test_the_thesis_four_of_the_profiles_are_the_thesis_flavours_searches():
@@ -718,7 +720,7 @@ def test_a_batch_reads_back_only_records_its_own_sources_played(tmp_path, monkey
     """Records (cached models, duels) of other package sources are emptied before a quick
     or full batch reads them; records of these sources stay (an interrupted run
     resumes); packed research records are refused, never removed."""
-    from chameleon_lab import batch, compiled_cache
+    from chameleon_lab import batch, source_code
 
     records = tmp_path / "records"
     (records / "learning").mkdir(parents=True)
@@ -729,13 +731,13 @@ def test_a_batch_reads_back_only_records_its_own_sources_played(tmp_path, monkey
     played.write_text("{}\n")
     batch.records_of_these_sources(records)
     assert played.exists()  # the same sources: resumed
-    monkeypatch.setattr(compiled_cache, "sources_fingerprint", lambda: "0" * 16)  # an edit
+    monkeypatch.setattr(source_code, "code_fingerprint", lambda: "0" * 16)  # an edit
     batch.records_of_these_sources(records)
     assert not played.exists() and (records / batch.SOURCES_STAMP).read_text() == "0" * 16 + "\n"
     packed = records / "beyond" / "ladder.jsonl.xz"
     packed.parent.mkdir()
     packed.write_bytes(b"research")
-    monkeypatch.setattr(compiled_cache, "sources_fingerprint", lambda: "1" * 16)
+    monkeypatch.setattr(source_code, "code_fingerprint", lambda: "1" * 16)
     with pytest.raises(ValueError, match="packed research records"):
         batch.records_of_these_sources(records)
     assert packed.exists()

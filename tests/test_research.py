@@ -115,6 +115,10 @@ def test_the_page_shows_the_verdicts_and_what_each_run_cost(tmp_path):
             "games": [240, 2800],
             "agent_median_ms": [10.4, 30.2],
             "rival_median_ms": [10.1, 30.9],
+            "agent_max_ms": [22.0, 31.5],
+            "rival_max_ms": [15.25, 44.0],
+            "agent_over_budget": [0.125, 0.5],
+            "rival_over_budget": [0.0, 0.75],
             "elo": [61.2, -3.4],
             "elo_low": [30.6, -20.0],
             "elo_high": [95.0, 13.1],
@@ -130,7 +134,8 @@ def test_the_page_shows_the_verdicts_and_what_each_run_cost(tmp_path):
     page = write_page(tmp_path).read_text()
     assert "2 duels (claim, player count, budget): 1 supported, 0 contradicted, 1 open" in page
     assert "| Paper A  | X is stronger than Y | 3         | 10 ms    | supported |" in page
-    assert "+61 [+31, +95]" in page and "H1 at 40" in page and "10.4 / 10.1" in page
+    assert "+61 [+31, +95]" in page and "H1 at 40" in page
+    assert "10.4 / 22.0; 10.1 / 15.2" in page and "12.5%; 0.0%" in page and "50.0%; 75.0%" in page
     assert (
         "| 09_beyond_the_thesis |" in page
         and "| 2 / " in page

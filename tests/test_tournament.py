@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from chameleon_lab.cli import main
 from chameleon_lab.games.chameleon import Position
+from chameleon_lab.source_code import NOT_PLAYING, code_fingerprint
 from chameleon_lab.tournament import (
     RecordsInUse,
     RecordsLock,
@@ -75,7 +76,8 @@ def test_records_are_complete_and_consistent(tmp_path):
         assert position.to_compact() == r["final"]
         assert r["reason"] == ("winner" if position.is_over else "move_limit")
         assert r["survivors"] == [c.name for c in position.players_alive]
-        assert set(r["versions"]) >= {"chameleon_lab", "python", "numpy", "numba"}
+        assert set(r["versions"]) >= {"chameleon_lab", "python", "numpy", "numba", "code"}
+        assert r["versions"]["code"] == code_fingerprint(NOT_PLAYING)  # the code that played
         assert r["session"]["name"] == "tiny" and r["session_id"] == session.fingerprint
         assert set(r["agents"]) == {s for s in r["seating"] if s}
     t = tables(records)

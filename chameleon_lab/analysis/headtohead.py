@@ -302,7 +302,7 @@ def duel_row(
     """One duel's row for :func:`claim_verdicts`: the claim, the player count, the
     budget (``budget_ms``, NaN for one in plies or nodes, and ``budget`` in words), the
     SPRT's decision (``result``) and blocks to it, the blocks and games played, each
-    side's median and largest milliseconds a move, the block scores."""
+    side's milliseconds a move (:func:`side_times`), the block scores."""
     scores = block_scores(t, claim.agent, claim.rival).to_numpy()
     return {
         **dataclasses.asdict(claim),
@@ -313,21 +313,29 @@ def duel_row(
         "sprt_blocks": result.blocks,
         "blocks": len(scores),
         "games": len(t.games),
-        **side_times(t, claim),
+        **side_times(t, claim, budget_ms),
         "scores": scores,
     }
 
 
-def side_times(t: Tables, claim: Claim) -> dict[str, float]:
+def side_times(t: Tables, claim: Claim, budget_ms: float | None = None) -> dict[str, float]:
     """The agent's and the rival's median and largest milliseconds a move in a duel
-    (:func:`~chameleon_lab.analysis.stats.time_per_move`), so a verdict is read beside
-    what each side spent."""
-    timing = time_per_move(t.moves, budget=None).set_index("agent")
+    (:func:`~chameleon_lab.analysis.stats.time_per_move`) and, at a time budget of
+    ``budget_ms`` a move, the share of their moves over it and their largest
+    overshoot (NaN at a budget in plies or nodes), so a verdict is read beside what
+    each side spent and a comparison of searches is not one of overshoots."""
+    moves = t.moves.drop(columns=["budget_ms"], errors="ignore")
+    if budget_ms is not None and not np.isnan(budget_ms):
+        moves = moves.assign(budget_ms=float(budget_ms))
+    timing = time_per_move(moves, budget="budget_ms").set_index("agent")
     out = {}
     for side, name in (("agent", claim.agent), ("rival", claim.rival)):
         known = name in timing.index
-        out[f"{side}_median_ms"] = float(timing.at[name, "median_ms"]) if known else np.nan
-        out[f"{side}_max_ms"] = float(timing.at[name, "max_ms"]) if known else np.nan
+        for key, column in (("median_ms", "median_ms"), ("max_ms", "max_ms"),
+                            ("over_budget", "share_over_budget"),
+                            ("max_overshoot_ms", "max_overshoot_ms")):  # fmt: skip
+            value = timing.at[name, column] if known and column in timing else np.nan
+            out[f"{side}_{key}"] = float(value)
     return out
 
 

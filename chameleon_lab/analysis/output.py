@@ -23,9 +23,8 @@ import hashlib
 import importlib
 import json
 import os
-import subprocess
 import sys
-from collections.abc import Collection, Iterator
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +32,7 @@ import pandas as pd
 
 from ..files import atomic_write, atomic_write_text
 from ..registries import modules_read, used_entries
+from ..source_code import commit, python_code
 
 #: The provenance file of an output folder.
 PROVENANCE = "PROVENANCE.json"
@@ -62,90 +62,13 @@ def source_hash(path: Path, entries: Collection[str] | None = None) -> str:
     key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, keep)
     if key not in _SOURCE_HASHES:  # a batch hashes every loaded module at every save
         data = path.read_bytes()
-        code = _python_code(data, keep) if path.suffix == ".py" else _notebook_code(data)
+        code = python_code(data, keep) if path.suffix == ".py" else _notebook_code(data)
         _SOURCE_HASHES[key] = hashlib.sha256(code).hexdigest()[:16]
     return _SOURCE_HASHES[key]
 
 
 #: source_hash's results by (path, modification time, size, entries kept)
 _SOURCE_HASHES: dict[tuple[str, int, int, frozenset[str] | None], str] = {}
-
-
-def _declarations(tree: Any) -> Iterator[tuple[str, Any]]:
-    """``(name, node)`` of every entry declared in a top-level ``X = Registry(...)``
-    statement: a call with a ``name="..."`` keyword or a dict display's
-    ``"name": value`` item (the node then spans key to value)."""
-    import ast
-
-    for stmt in tree.body:
-        value = getattr(stmt, "value", None)
-        if not (
-            isinstance(stmt, (ast.Assign, ast.AnnAssign))
-            and isinstance(value, ast.Call)
-            and getattr(value.func, "id", None) == "Registry"
-        ):
-            continue
-        for node in ast.walk(value):
-            if isinstance(node, ast.Call):
-                for kw in node.keywords:
-                    if kw.arg == "name" and isinstance(kw.value, ast.Constant):
-                        yield str(kw.value.value), node
-            elif isinstance(node, ast.Dict):
-                for k, v in zip(node.keys, node.values, strict=True):
-                    if isinstance(k, ast.Constant) and isinstance(k.value, str):
-                        yield (
-                            k.value,
-                            ast.Tuple(
-                                elts=[],
-                                lineno=k.lineno,
-                                col_offset=k.col_offset,
-                                end_lineno=v.end_lineno,
-                                end_col_offset=v.end_col_offset,
-                            ),
-                        )
-
-
-def _python_code(data: bytes, keep: frozenset[str] | None = None) -> bytes:
-    """A module's text without docstrings, comments and blank lines, trailing spaces
-    cut (its bytes if it does not parse: then any change counts), and with ``keep``
-    without the registry entries declared whose names are not in it. Text, not the
-    syntax tree: ``ast.dump`` differs between Python versions, the text does not."""
-    import ast
-    import io
-    import tokenize
-
-    try:
-        text = data.decode("utf-8")
-        tree = ast.parse(text)
-        tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
-    except (SyntaxError, UnicodeDecodeError, tokenize.TokenError):
-        return data
-    lines = text.splitlines()
-    for no, col in ((t.start[0], t.start[1]) for t in tokens if t.type == tokenize.COMMENT):
-        lines[no - 1] = lines[no - 1][:col]
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            doc = body[0]
-            first, last = doc.lineno - 1, (doc.end_lineno or doc.lineno) - 1
-            before = lines[first].encode()[: doc.col_offset]
-            after = lines[last].encode()[doc.end_col_offset or 0 :]
-            alone = not before.strip() and not after.strip()
-            if alone:  # the docstring fills its lines (as formatted code has it)
-                for i in range(first, last + 1):
-                    lines[i] = ""
-    for name, node in _declarations(tree) if keep is not None else ():
-        if name not in keep:  # an entry the run did not read: its lines do not count
-            for i in range(node.lineno - 1, node.end_lineno):
-                lines[i] = ""
-    kept = [line.rstrip() for line in lines if line.strip()]
-    return "\n".join(kept).encode()
 
 
 def _notebook_code(data: bytes) -> bytes:
@@ -182,35 +105,6 @@ def _sources(notebook: str | None) -> tuple[dict[str, str], dict[str, list[str]]
     return sources, entries
 
 
-def _commit() -> str | None:
-    """The checked-out commit, ``-dirty`` when the library or the notebooks differ from it
-    (the output folders themselves do not count: a batch rewrites them as it goes).
-
-    A dirty run is how a change lands in one commit with the artefacts it makes (so that
-    every commit passes the tests): the sources' hashes, not the commit, name the code
-    that ran, and the tests hold them against the code committed beside the artefacts.
-    """
-    root = str(_project())
-    try:
-        head = subprocess.run(
-            ["git", "-C", root, "rev-parse", "--short=12", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-        changed = subprocess.run(
-            ["git", "-C", root, "status", "--porcelain", "--", "chameleon_lab", "notebooks"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if head.returncode != 0:
-        return None
-    return head.stdout.strip() + ("-dirty" if changed.stdout.strip() else "")
-
-
 def provenance() -> dict[str, Any]:
     """What made an output written now: run (notebook, profile, parameters), commit,
     versions and source hashes."""
@@ -228,7 +122,7 @@ def provenance() -> dict[str, Any]:
         "notebook": run.get("notebook"),
         "profile": run.get("profile"),
         "parameters": run.get("parameters", {}),
-        "commit": _commit(),
+        "commit": commit(),
         "versions": versions,
         "sources": sources,
         "entries": entries,

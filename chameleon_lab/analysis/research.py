@@ -328,11 +328,25 @@ def verdict_table(verdicts: pd.DataFrame) -> pd.DataFrame:
             "80 % power from (Elo)": verdicts["detectable_elo"].map(_detectable),
         }
     )
-    if "agent_median_ms" in verdicts:
+    if "agent_max_ms" in verdicts:
+        out["ms a move, median / largest (agent; rival)"] = [
+            f"{am:.1f} / {ax:.1f}; {rm:.1f} / {rx:.1f}"
+            for am, ax, rm, rx in zip(
+                verdicts["agent_median_ms"], verdicts["agent_max_ms"],
+                verdicts["rival_median_ms"], verdicts["rival_max_ms"], strict=True,
+            )
+        ]  # fmt: skip
+    elif "agent_median_ms" in verdicts:  # tables written before the largest was kept
         out["median ms (agent / rival)"] = [
             f"{a:.1f} / {r:.1f}"
             for a, r in zip(verdicts["agent_median_ms"], verdicts["rival_median_ms"], strict=True)
         ]
+    if "agent_over_budget" in verdicts and verdicts["agent_over_budget"].notna().any():
+        out["moves over budget (agent; rival)"] = [
+            "" if np.isnan(a) else f"{a:.1%}; {r:.1%}"
+            for a, r in zip(verdicts["agent_over_budget"], verdicts["rival_over_budget"],
+                            strict=True)
+        ]  # fmt: skip
     return out
 
 

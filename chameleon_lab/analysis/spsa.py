@@ -41,8 +41,8 @@ within that moved its weights by a random walk, and says so.
 The run is logged iteration by iteration (JSON Lines, as the CMA-ES log) and each
 iteration's games go to a records file of their own, so an interrupted run resumes
 game by game and ends where an uninterrupted one does. Every iteration compiles its
-two weight vectors (a weighted heuristic's weights are compiled as constants: about
-4 s each for Paranoid on Chameleon Chess on this machine).
+two weight vectors (a weighted heuristic's weights are compiled as constants; what
+that costs is in ``docs/benchmarks.md``).
 """
 
 from __future__ import annotations

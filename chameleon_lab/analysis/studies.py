@@ -95,7 +95,8 @@ def budget_verdicts(
     :func:`~.headtohead.claim_verdicts` writes them (claim "first finishes above
     second", two-sided; Holm over every row; ``sprt`` "none": fixed blocks;
     ``blocks`` the openings, ``games`` the games both sat in; ``detectable_elo`` over
-    the pairs), with each side's median and largest milliseconds a move."""
+    the pairs), with each side's milliseconds a move and overshoot of the budget
+    (:func:`~.headtohead.side_times`)."""
     rows = []
     for budget, part in _by_budget(t):
         for a, b in combinations(algorithms, 2):
@@ -113,7 +114,7 @@ def budget_verdicts(
                     "sprt_blocks": scores.index.droplevel("seating").nunique(),
                     "blocks": scores.index.droplevel("seating").nunique(),
                     "games": 2 * len(scores),
-                    **side_times(part, claim),
+                    **side_times(part, claim, budget),
                     "scores": scores.to_numpy(),
                 }
             )

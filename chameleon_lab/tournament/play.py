@@ -48,14 +48,18 @@ RECORD_VERSION = 1
 
 
 def versions() -> dict[str, str]:
-    """Versions of the package and of what its results depend on."""
+    """Versions of the package and of what its results depend on: the package's
+    version, the code that played (``commit`` and ``code``,
+    :func:`~chameleon_lab.source_code.code_version`), Python, numpy and numba."""
     import numba
     import numpy
 
+    from ..source_code import code_version
     from ..version import __version__
 
     return {
         "chameleon_lab": __version__,
+        **code_version(),
         "python": platform.python_version(),
         "numpy": numpy.__version__,
         "numba": numba.__version__,
