@@ -341,11 +341,11 @@ def verdict_table(verdicts: pd.DataFrame) -> pd.DataFrame:
             f"{a:.1f} / {r:.1f}"
             for a, r in zip(verdicts["agent_median_ms"], verdicts["rival_median_ms"], strict=True)
         ]
-    if "agent_over_budget" in verdicts and verdicts["agent_over_budget"].notna().any():
-        out["moves over budget (agent; rival)"] = [
-            "" if np.isnan(a) else f"{a:.1%}; {r:.1%}"
-            for a, r in zip(verdicts["agent_over_budget"], verdicts["rival_over_budget"],
-                            strict=True)
+    if "agent_max_overshoot_ms" in verdicts and verdicts["agent_max_overshoot_ms"].notna().any():
+        out["largest overshoot, ms (agent; rival)"] = [
+            "" if np.isnan(a) else f"{a:.1f}; {r:.1f}"
+            for a, r in zip(verdicts["agent_max_overshoot_ms"],
+                            verdicts["rival_max_overshoot_ms"], strict=True)
         ]  # fmt: skip
     return out
 
