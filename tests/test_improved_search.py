@@ -208,6 +208,13 @@ def test_agents_round_trip_and_replay_their_random_moves():
             r"options: mended; with mended=True also maxnsp's",
         ),
         ({"algorithm": "maxnis", "options": {"deep": True}, "depth": 2}, "thesis flavour only"),
+        ({"algorithm": "maxnis", "options": {"max_sum": "1"}, "depth": 2}, "max_sum must be a"),
+        ({"algorithm": "maxnis", "options": {"deep": "yes"}, "depth": 2}, "deep must be True"),
+        ({"algorithm": "maxnsp", "options": {"max_sum": -2.0}, "depth": 2}, "max_sum must be a"),
+        (
+            {"algorithm": "hypermax", "options": {"mended": True, "max_sum": 0}, "depth": 2},
+            "max_sum must be a finite number > 0",
+        ),
         (
             {"random_move_probability": 2, "depth": 2},
             r"random_move_probability must be in \[0, 1\]",

@@ -707,3 +707,43 @@ def test_an_interrupt_inside_compiled_code_stops_the_run_and_a_failure_does_not(
     monkeypatch.setattr(runner, "play_game", broken)
     with pytest.raises(runner.GameFailed, match="a bug of the game"):
         run_session(tiny_session(), tmp_path / "s.jsonl", workers=1, progress=False)
+
+
+def _interrupted_run(session, *args, **kwargs):
+    from chameleon_lab.tournament.runner import RunReport
+
+    return RunReport(None, 576, 0, 143, 1.0, interrupted=True, signal="SIGTERM")
+
+
+def _studies(folder):
+    """A small study of each kind that plays sessions one after another."""
+    from chameleon_lab.analysis.beyond import ladder_study
+    from chameleon_lab.analysis.studies import budget_study
+    from chameleon_lab.thesis.studies import thesis_study
+
+    return {
+        "ladder": lambda: ladder_study(
+            players=[3], budgets_ms=[10], blocks=1, records_dir=folder, progress=False
+        ),
+        "budgets": lambda: budget_study(
+            ["maxn", "paranoid"], [10], records_dir=folder, progress=False
+        ),
+        "thesis sessions": lambda: thesis_study(
+            "improved", ["1-all-d1"], records_dir=folder, progress=False
+        ),
+    }
+
+
+@pytest.mark.parametrize("study", ["ladder", "budgets", "thesis sessions"])
+def test_a_study_stops_at_an_interrupted_session_instead_of_going_on(study, tmp_path, monkeypatch):
+    """An interrupt (Ctrl-C, SIGTERM) ends run_session cleanly with a report; a study
+    that went on would compute its tables from part of a session's games and play its
+    next session (a SIGTERM once left a ladder at 143 of 576 games and the notebook went
+    on to the next budget). Every study raises instead, naming the session."""
+    from chameleon_lab.analysis import beyond, studies
+    from chameleon_lab.thesis import studies as thesis_studies
+
+    for module in (beyond, studies, thesis_studies):
+        monkeypatch.setattr(module, "run_session", _interrupted_run)
+    with pytest.raises(KeyboardInterrupt, match="interrupted by SIGTERM: played 143 game"):
+        _studies(tmp_path)[study]()

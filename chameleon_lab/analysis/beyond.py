@@ -131,7 +131,7 @@ def _run(
     labels = {}
     for session, label in sessions:
         out = session.records_file(Path(records_dir))
-        run_session(session, out, workers=workers, progress=progress)
+        run_session(session, out, workers=workers, progress=progress).complete(session.name)
         records += session_records(out, session)
         labels[session.fingerprint] = label
     t = tables(records)

@@ -139,7 +139,8 @@ def run_complexity(
             session = complexity_session(
                 n, p, games, agent, seed, game=game, game_params=game_params
             )
-            records += run_session(session, workers=workers, progress=progress).records
+            report = run_session(session, workers=workers, progress=progress)
+            records += report.complete(session.name).records
     return per_game(records)
 
 

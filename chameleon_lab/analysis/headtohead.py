@@ -194,9 +194,9 @@ def run_duel(
     blocks = min(max_blocks, max(batch, recorded - recorded % batch))
     while True:
         current = dataclasses.replace(session, repetitions=blocks)
-        report = run_session(current, path, workers=workers, progress=progress)
-        if report.interrupted:
-            raise KeyboardInterrupt(f"duel {session.name} interrupted; run again to resume")
+        run_session(current, path, workers=workers, progress=progress).complete(
+            f"duel {session.name}"
+        )
         t = tables(session_records(path, current))
         result = sequential_test(block_scores(t, agent, rival).to_numpy(), sprt)
         if result.decision != "continue" or blocks >= max_blocks:

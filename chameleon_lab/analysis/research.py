@@ -153,8 +153,8 @@ def recompute_tuning(
     from ..tournament import records_only
     from .headtohead import claim_verdicts
     from .sequential import SPRT
-    from .spsa import SPSASpec, histories, movement_tests, spsa
-    from .tuning import TuningSpec, at_players, decide_tuned, score_noise, tune
+    from .spsa import SPSASpec, movement_tests, spsa
+    from .tuning import TuningSpec, at_players, by_players, decide_tuned, score_noise, tune
 
     q = parameters
     spec = TuningSpec(
@@ -178,13 +178,13 @@ def recompute_tuning(
                                  a=q["spsa_a"], c=q["spsa_c"])  # fmt: skip
                 results[n] = spsa(tuner, tuner.log_file(records_dir), records=records_dir,
                                   workers=1)  # fmt: skip
-            out["tuning_spsa_history"] = histories(results)
+            out["tuning_spsa_history"] = by_players({n: r.history for n, r in results.items()})
             out["tuning_movement"] = movement_tests(results, alpha=q["alpha"], seed=q["seed"])
         else:
             results = {n: tune(s, s.log_file(records_dir), records=records_dir, workers=1)
                        for n, s in specs.items()}  # fmt: skip
-            out["tuning_noise"] = pd.concat(
-                [score_noise(r, records_dir).assign(players=n) for n, r in results.items()]
+            out["tuning_noise"] = by_players(
+                {n: score_noise(r, records_dir) for n, r in results.items()}
             )
         _, duels = decide_tuned(
             results, spec.opponent, budgets, records_dir, game=q["game"],

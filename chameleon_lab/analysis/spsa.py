@@ -65,7 +65,7 @@ from ..tournament import Session, tables
 from ..tournament.designs import draw_seed
 from .claims import holm
 from .headtohead import block_scores, duel_session
-from .tuning import CANDIDATE, OPPONENT, TuningSpec, _play
+from .tuning import CANDIDATE, OPPONENT, TuningSpec, _play, by_players
 
 #: What each log line is, so a log of something else is refused.
 LOG_KIND = "chameleon_lab.spsa"
@@ -397,35 +397,17 @@ def movement_tests(
     :func:`movement_test` with the column added."""
     if not results:
         raise ValueError("results must hold at least one SPSA run, by player count")
-    parts = [
-        movement_test(r, alpha=alpha, resamples=resamples, seed=seed).assign(players=n)
-        for n, r in results.items()
-    ]
-    out = pd.concat(parts, ignore_index=True)
-    out.insert(0, "players", out.pop("players"))
+    out = by_players(
+        {
+            n: movement_test(r, alpha=alpha, resamples=resamples, seed=seed)
+            for n, r in results.items()
+        }
+    )
     out["p_holm"] = holm(out["p"].to_numpy())
     out["found"] = [
         ("raise" if m > 0 else "lower") if q < alpha else "none"
         for m, q in zip(out["moved"], out["p_holm"], strict=True)
     ]
-    return out
-
-
-def paths(results: Mapping[int, SPSAResult]) -> pd.DataFrame:
-    """The weights by iteration (:attr:`SPSAResult.path`) of one run per player count,
-    stacked with a ``players`` column first, for :func:`plot_spsa_path`."""
-    parts = [r.path.assign(players=n) for n, r in results.items()]
-    out = pd.concat(parts, ignore_index=True)
-    out.insert(0, "players", out.pop("players"))
-    return out
-
-
-def histories(results: Mapping[int, SPSAResult]) -> pd.DataFrame:
-    """The iterations (:attr:`SPSAResult.history`) of one run per player count,
-    stacked with a ``players`` column first."""
-    parts = [r.history.assign(players=n) for n, r in results.items()]
-    out = pd.concat(parts, ignore_index=True)
-    out.insert(0, "players", out.pop("players"))
     return out
 
 
@@ -435,7 +417,8 @@ def plot_spsa_path(path: pd.DataFrame, movement: pd.DataFrame) -> Any:
     the second half) and the band noise alone reaches from the start
     (:func:`movement_test`'s ``noise``, in the weight's units): a tuned weight
     inside its band moved no further than luck carries it. Tables with a ``players``
-    column (:func:`paths`, :func:`movement_tests`) draw one row of panels per count."""
+    column (:func:`.tuning.by_players` of the runs' paths, :func:`movement_tests`) draw
+    one row of panels per count."""
     import matplotlib.pyplot as plt
 
     if "players" not in movement.columns:

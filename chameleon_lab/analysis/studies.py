@@ -66,7 +66,7 @@ def budget_study(
     for b in budgets_ms:
         session = budget_session(algorithms, b, flavour, repetitions, opening_plies=opening_plies)
         out = session.records_file(Path(records_dir) / "budgets")
-        run_session(session, out, workers=workers, progress=progress)
+        run_session(session, out, workers=workers, progress=progress).complete(session.name)
         records += session_records(out, session)
     t = tables(records)
     budget = t.games.set_index("session_id")["mode_value"].to_dict()

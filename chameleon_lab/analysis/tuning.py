@@ -148,6 +148,14 @@ def player_counts(game: str, players: int | Sequence[int]) -> list[int]:
     return counts
 
 
+def by_players(tables: Mapping[int, pd.DataFrame]) -> pd.DataFrame:
+    """One table of several, each of one player count (``tables``: count -> table),
+    stacked in the order given with a ``players`` column first."""
+    out = pd.concat([t.assign(players=n) for n, t in tables.items()], ignore_index=True)
+    out.insert(0, "players", out.pop("players"))
+    return out
+
+
 def at_players(spec: TuningSpec, players: int | Sequence[int]) -> dict[int, TuningSpec]:
     """``spec`` once per player count of ``players`` (:func:`player_counts`), each
     seated by :func:`seat_templates`: one tuning run per setting under study. A count's
@@ -516,9 +524,7 @@ def _play(session: Session, folder: str | Path | None, **run: Any) -> list[dict[
     out = session.records_file(folder) if folder is not None else None
     if out is not None:
         Path(folder).mkdir(parents=True, exist_ok=True)  # type: ignore[arg-type]
-    report = run_session(session, out, **run)
-    if report.interrupted:
-        raise KeyboardInterrupt(f"{session.name}: {report}")
+    report = run_session(session, out, **run).complete(session.name)
     return session_records(out, session) if out is not None else report.records
 
 

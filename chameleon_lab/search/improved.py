@@ -81,6 +81,7 @@ from .core import (
     _score,
     evaluate,
     evaluate_after,
+    finite_real,
     generate,
     key,
     make,
@@ -764,3 +765,27 @@ class HypermaxOptions:
     def __post_init__(self) -> None:
         if not isinstance(self.mended, bool):
             raise ValueError(f"hypermax's option mended must be True or False, got {self.mended!r}")
+
+
+@dataclass(frozen=True)
+class BoundOptions:
+    """The options of the searches that cut by a bound on a score vector's sum: MaxN
+    with immediate and shallow pruning (both) and speculative MaxN (``max_sum``).
+
+    ``max_sum``: the largest sum a leaf's score vector can have, which their cuts
+    compare against (None: 1, the sum of normalised scores; without normalisation the
+    heuristic's own bound must be given, see :func:`.api.deep_search`). ``deep``: the
+    thesis flavour's unsound deep pruning (its figure 4.5; the improved flavour refuses
+    it). Checked when made: ``ValueError`` naming the value."""
+
+    max_sum: float | None = None
+    deep: bool = False
+
+    def __post_init__(self) -> None:
+        if self.max_sum is not None and not (finite_real(self.max_sum) and self.max_sum > 0):
+            raise ValueError(
+                f"max_sum must be a finite number > 0 (or None: 1, normalised), "
+                f"got {self.max_sum!r}"
+            )
+        if not isinstance(self.deep, (bool, np.bool_)):
+            raise ValueError(f"deep must be True or False, got {self.deep!r}")

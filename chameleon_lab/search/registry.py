@@ -65,8 +65,6 @@ class Algorithm:
     #: the fields of ``options_class`` it takes (None: all but ``tt_bits``, a common
     #: argument)
     option_names: tuple[str, ...] | None = None
-    #: its options' defaults where it has no options class
-    defaults: Mapping[str, Any] = field(default_factory=dict)
     #: an option that, set, runs another algorithm: ``{option: algorithm}`` (the
     #: mended Hypermax runs MaxN with speculative pruning)
     runs_as: Mapping[str, str] = field(default_factory=dict)
@@ -111,7 +109,7 @@ class Algorithm:
     def options(self) -> dict[str, Any]:
         """The options it takes beyond the common ones, with their defaults."""
         if self.options_class is None:
-            return dict(self.defaults)
+            return {}
         made = load(self.options_class)()
         names = self.option_names or [
             f.name for f in dataclasses.fields(made) if f.name != "tt_bits"
@@ -160,7 +158,7 @@ ALGORITHMS: Registry[Algorithm] = Registry(
                 scalar=False,
                 node=f"{_IMPROVED}:maxnis_node",
                 root_args=f"{_IMPROVED}:maxnis_root_args",
-                defaults={"max_sum": None, "deep": False},
+                options_class=f"{_IMPROVED}:BoundOptions",
                 notes={
                     "max_sum": _MAX_SUM,
                     "deep": "thesis flavour: the unsound deep pruning of the thesis's "
@@ -203,7 +201,8 @@ ALGORITHMS: Registry[Algorithm] = Registry(
                 scalar=False,
                 node="chameleon_lab.search.speculative:maxnsp_node",
                 root_args="chameleon_lab.search.speculative:maxnsp_root_args",
-                defaults={"max_sum": None},
+                options_class=f"{_IMPROVED}:BoundOptions",
+                option_names=("max_sum",),
                 notes={"max_sum": _MAX_SUM},
                 flavours=("improved",),
             ),
@@ -346,10 +345,14 @@ def check_options(algorithm: Algorithm, options: Mapping[str, Any]) -> dict[str,
             f"its options: {valid}{also}"
         )
     resolved = {**taken, **options}
-    if algorithm.options_class is not None:
-        made = load(algorithm.options_class)
-        names = {f.name for f in dataclasses.fields(made)}
-        made(**{name: value for name, value in resolved.items() if name in names})
+    runs = [
+        get_algorithm(other) for option, other in algorithm.runs_as.items() if options.get(option)
+    ]
+    for spec in (algorithm, *runs):  # each options class checks the values it holds
+        if spec.options_class is not None:
+            made = load(spec.options_class)
+            names = {f.name for f in dataclasses.fields(made)}
+            made(**{name: value for name, value in resolved.items() if name in names})
     return resolved
 
 

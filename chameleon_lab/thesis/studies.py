@@ -66,6 +66,6 @@ def thesis_study(
         session = thesis_session(name, source, clock=clock, mended=mended,
                                  repetitions=repetitions, opening_plies=opening_plies)  # fmt: skip
         out = session.records_file(Path(records_dir) / source)
-        run_session(session, out, workers=workers, progress=progress)
+        run_session(session, out, workers=workers, progress=progress).complete(session.name)
         records += session_records(out, session)
     return tables(records)

@@ -110,6 +110,17 @@ class RunReport:
             f"{self.skipped + self.played} of {self.total} finished"
         )
 
+    def complete(self, name: str = "the run") -> RunReport:
+        """This report, where every game was played; ``KeyboardInterrupt`` naming
+        ``name`` where a signal stopped the run. A study that goes on from an
+        interrupted session would compute its tables from part of the games and then
+        play its next session as if nothing had happened: callers that use the games
+        call this, so an interrupt stops the study (its records stay: run it again to
+        resume)."""
+        if self.interrupted:
+            raise KeyboardInterrupt(f"{name} {self}; run again to resume")
+        return self
+
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM during a run: handled as Ctrl-C is, the run stops cleanly."""
