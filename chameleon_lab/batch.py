@@ -219,6 +219,10 @@ RESEARCH_NOTEBOOKS = (
 )
 PROFILES["research"] = {name: dict(PROFILES["full"][name]) for name in RESEARCH_NOTEBOOKS}
 PROFILES["research"]["09_beyond_the_thesis"].update(blocks=8, max_blocks=200, batch=8)
+#: blocks a budget where they are cheap: a block of 24 games costs about 20 s at 10 ms,
+#: 45 s at 30, 130 s at 100 and 25 minutes at 1000 ms (on one core), so the pairs at
+#: the short budgets are played until the sign-flip test can see gaps of about 30 Elo
+PROFILES["research"]["05_time_budgets"].update(repetitions=[64, 32, 16, 4, 4])
 #: the thesis's sessions on the original's clock only: the improved flavour on this
 #: machine's clock beside them would play the 1000 ms sessions in real time (hours)
 #: and decides none of the research claims

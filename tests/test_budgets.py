@@ -64,3 +64,40 @@ def test_the_page_shows_notebook_05s_tables_and_verdicts(tmp_path):
     assert "| a       | 1.00 [0.90, 1.00] | 0.25 [0.10, 0.40] |" in page
     assert "4 players, 10 ms: supported" in page
     assert page.count("80 % power only for gaps of") == 9
+
+
+def test_each_budget_plays_its_own_number_of_blocks(tmp_path, monkeypatch):
+    """``repetitions`` a list: one count of blocks a budget, the sessions otherwise
+    those of a single count (the same fingerprint: block r is the same games, so a
+    run with more blocks resumes one with fewer)."""
+    import pytest
+
+    from chameleon_lab.analysis import studies
+    from chameleon_lab.tournament.runner import RunReport
+
+    played = []
+
+    def run(session, out, **_):
+        played.append(session)
+        return RunReport(None, 0, 0, 0, 0.0)
+
+    monkeypatch.setattr(studies, "run_session", run)
+    monkeypatch.setattr(studies, "session_records", lambda out, session: [])
+    study = _study({10.0: None})
+    study.games["mode_value"] = 10.0
+    monkeypatch.setattr(studies, "tables", lambda records: study)
+    studies.budget_study(["maxn", "paranoid"], [10, 30, 100], repetitions=[8, 4, 1],
+                         records_dir=tmp_path, progress=False)  # fmt: skip
+    assert [s.repetitions for s in played] == [8, 4, 1]
+    one = studies.budget_session(["maxn", "paranoid"], 30, "improved", 1)
+    assert played[1].fingerprint == one.fingerprint
+    assert studies.budget_repetitions([10, 30], 3) == [3, 3]
+    for bad, message in (
+        ([4, 2, 1], r"a list of one for each of the 2 budgets \[10, 30\], got \[4, 2, 1\]"),
+        ([4, 0], r"whole numbers >= 1, got 0 in \[4, 0\]"),
+        ([4, 2.5], r"whole numbers >= 1, got 2.5"),
+        ("4", "a whole number >= 1 or a list"),
+        (True, "a whole number >= 1 or a list"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            studies.budget_repetitions([10, 30], bad)

@@ -90,6 +90,15 @@ def test_paranoid_move_ordering_keeps_the_value_and_saves_nodes():
     assert totals["ordered"] < 0.9 * totals["plain"], totals
 
 
+@pytest.mark.parametrize("max_sum", [0, -1.0, float("nan"), float("inf"), "2"])
+def test_a_deep_search_refuses_a_bound_no_score_vector_can_meet(max_sum):
+    """The search object checks its bound as the algorithm's options do (one check,
+    :class:`.improved.BoundOptions`): the message names the value and the valid ones."""
+    with pytest.raises(ValueError, match="max_sum must be a finite number > 0") as info:
+        deep_search("maxnis", normalize=False, max_sum=max_sum)
+    assert repr(max_sum) in str(info.value)
+
+
 @pytest.mark.parametrize("depth", [2, 3])
 def test_improved_maxn_returns_the_thesis_root_vectors(depth):
     for pos in random_positions(60, seed=200 + depth):

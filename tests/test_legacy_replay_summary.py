@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import statistics
 
 import pytest
 
@@ -245,3 +246,63 @@ def test_the_verdict_names_sessions_whose_games_repeat():
     assert "every game differs" not in text
     assert "In the session every game differs from the others." in verdict(side.iloc[2:])
     assert "distinct" not in verdict(side.drop(columns="distinct_games"))
+
+
+def test_each_agents_largest_move_and_overshoot_as_the_records_give_them(legacy_tables):
+    """Beside the thesis's layout: per session and agent the largest ms a move, and in
+    time mode the share of moves over the budget and the largest overshoot, checked
+    move by move with a plain loop over the original's own records (its clock overran
+    10 ms budgets on most moves); depth mode has no budget to overrun."""
+    summary = session_summary(legacy_tables)
+    modes = legacy_tables.games.drop_duplicates("session_id").set_index("session_id")
+    spent: dict[tuple, list[float]] = {}
+    for sid, agent, ms in legacy_tables.moves[["session_id", "agent", "time_ms"]].itertuples(
+        index=False
+    ):
+        spent.setdefault((modes.at[sid, "session"], agent), []).append(float(ms))
+    timed = 0
+    for row in summary.itertuples(index=False):
+        times = spent[(row.session, row.agent)]
+        assert row.clock == "machine" and row.clock_max_ms == round(max(times))
+        assert row.clock_median_ms == pytest.approx(round(statistics.median(times), 1))
+        if row.mode == "time":
+            budget = float(row.mode_value)
+            over = sum(ms > budget for ms in times) / len(times)
+            assert row.over_budget == pytest.approx(round(over, 3))
+            assert row.max_overshoot_ms == round(max(times) - budget)
+            timed += 1
+        else:
+            assert math.isnan(row.over_budget) and math.isnan(row.max_overshoot_ms)
+    assert timed == 30  # the time-mode rows of the thesis's sessions
+    t10 = summary[(summary["session"] == "4-all-t10")].set_index("agent")
+    assert (t10["over_budget"] > 0.5).all()  # the original overran most 10 ms moves
+
+
+def test_on_the_emulated_clock_a_move_takes_its_nodes_at_the_originals_speed():
+    """A session on the original's clock (node_rate): its moves' milliseconds are read
+    off that clock, nodes over the node rate scaled by the pawns on the board (the
+    original searched (16 + 1) / (pawns + 1) times faster with fewer pawns), checked on
+    a committed research record with a plain loop over its raw moves."""
+    from pathlib import Path
+
+    from chameleon_lab.tournament.records import read_records
+
+    folder = Path(__file__).resolve().parents[1] / "research" / "data" / "records" / "thesis"
+    path = next(folder.glob("2-paranoid-t10-*.jsonl.xz"))
+    records = read_records(path)
+    summary = session_summary(tables(records)).set_index("agent")
+    ticks: dict[str, list[float]] = {}
+    for r in records:
+        seat_agent = dict(zip(SEATS, r["seating"], strict=True))
+        for m in r["moves"]:
+            agent = seat_agent[m["seat"]]
+            rate = r["agents"][agent]["node_rate"] * 17 / (m["pawns"] + 1)
+            ticks.setdefault(agent, []).append((m["expanded"] + m["evaluated"]) / rate)
+    for agent, ms in ticks.items():
+        row = summary.loc[agent]
+        assert row["clock"] == "original"
+        assert row["clock_max_ms"] == round(max(ms))
+        assert row["over_budget"] == pytest.approx(round(sum(t > 10 for t in ms) / len(ms), 3))
+        assert row["max_overshoot_ms"] == round(max(ms) - 10)
+        assert row["clock_median_ms"] == pytest.approx(round(statistics.median(ms), 1))
+        assert 9 < statistics.median(ms) < 20  # about the budget: the clock it was set on

@@ -339,6 +339,7 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
         ("08_search_efficiency", {"algorithms": ["alphabeta"]}, "two-player games only"),
         ("04_thesis_tables", {"source": "dreams"}, "unknown source 'dreams'; valid values: legacy"),
         ("05_time_budgets", {"flavour": "fast"}, "unknown flavour 'fast'"),
+        ("05_time_budgets", {"repetitions": [4, 2]}, "a list of one for each of the 3 budgets"),
         ("06_two_player_search", {"settings": ["warp"]}, "unknown setting 'warp'"),
         ("06_two_player_search", {"game": "chameleon"}, "not a two-player zero-sum game"),
         ("10_tuning", {"low": [0, 5, 0], "high": [20, 2, 10]}, "low=5 > high=2"),

@@ -39,11 +39,17 @@ EXACT = {
     "tuning_noise": ["generation", "games"],
     "tuning_spsa_history": ["iteration"],
     "tuning_movement": ["feature", "found"],
+    # on the original's clock (emulated: node counts) the times are deterministic too
     "thesis_sessions_thesis": ["session", "mode", "mode_value", "agent", "games", "wins",
-                               "draws", "losses", "depth_median"],
+                               "draws", "losses", "depth_median", "clock",
+                               "clock_median_ms", "clock_max_ms", "over_budget",
+                               "max_overshoot_ms"],
     "hypermax_mended_sessions": ["session", "agent", "plain_games", "plain_wins",
-                                 "plain_depth_median", "mended_games", "mended_wins",
-                                 "mended_depth_median", "thesis_games", "thesis_wins"],
+                                 "plain_depth_median", "plain_clock_median_ms",
+                                 "plain_clock_max_ms", "plain_max_overshoot_ms", "mended_games",
+                                 "mended_wins", "mended_depth_median", "mended_clock_median_ms",
+                                 "mended_clock_max_ms", "mended_max_overshoot_ms",
+                                 "thesis_games", "thesis_wins"],
     "hypermax_mended_blocks": ["session", "repetition", "plain_games", "plain_wins",
                                "mended_games", "mended_wins"],
     "budget_win_rates_improved": ["budget_ms", "agent", "games", "wins", "draws", "losses"],
@@ -174,6 +180,20 @@ def test_the_page_shows_the_mended_hypermaxs_sessions_tested(tmp_path):
     assert "no difference detected" in second and "| equivalent " in second
     assert "| 5 " in second  # 80 % power from 5 points (see test_hypermax_answer)
     assert "median depth" not in page  # no session table beside the blocks: no depths
+    beside = pd.DataFrame(
+        {"session": ["4-all-t10", "4-all-t100"], "agent": ["Hypermax"] * 2,
+         "plain_depth_median": [2.0, 4.0], "mended_depth_median": [2.5, 4.0],
+         "plain_clock_median_ms": [11.0, 104.0], "mended_clock_median_ms": [12.0, 103.0],
+         "plain_clock_max_ms": [41.0, 160.0], "mended_clock_max_ms": [38.0, 170.0],
+         "plain_max_overshoot_ms": [31.0, 60.0], "mended_max_overshoot_ms": [28.0, 70.0]}
+    )  # fmt: skip
+    beside.to_csv(tmp_path / "data" / "hypermax_mended_sessions.csv", index=False)
+    lines = write_page(tmp_path).read_text().splitlines()
+    header = next(line for line in lines if line.startswith("| session "))
+    assert "largest ms a move (plain / mended)" in header
+    first = next(line for line in lines if line.startswith("| 4-all-t10 "))
+    assert "| 2 / 2.5 " in first and "| 11 / 12 " in first and "| 41 / 38 " in first
+    assert "| 31 / 28 " in first
 
 
 def test_the_page_names_notebook_04s_sessions_whose_games_repeat(tmp_path):
@@ -193,6 +213,36 @@ def test_the_page_names_notebook_04s_sessions_whose_games_repeat(tmp_path):
         tmp_path / "data" / "table_6_8_thesis.csv", index=False
     )
     assert "count only that share of the games" in write_page(tmp_path).read_text()
+
+
+def test_the_page_shows_what_notebook_04s_agents_spent_on_the_emulated_clock(tmp_path):
+    """Per budget and agent over the time-mode sessions: the median of the sessions'
+    medians, the largest move and overshoot; depth-mode sessions left out."""
+    rows = pd.DataFrame(
+        {"session": ["4-all-t10", "1-all-t10", "4-all-t10", "1-all-d2"],
+         "mode": ["time", "time", "time", "depth"], "mode_value": [10, 10, 10, 2],
+         "agent": ["MaxN", "MaxN", "Paranoid", "MaxN"], "clock": ["original"] * 4,
+         "clock_median_ms": [11.0, 13.0, 12.0, 1.0], "clock_max_ms": [45.0, 30.0, 76.0, 99.0],
+         "over_budget": [0.7, 0.5, 0.6, None], "max_overshoot_ms": [35.0, 20.0, 66.0, None]}
+    )  # fmt: skip
+    (tmp_path / "data").mkdir()
+    rows.to_csv(tmp_path / "data" / "thesis_sessions_thesis.csv", index=False)
+    cells = pd.DataFrame({"table": ["6.8"], "session": ["4-all-t10"], "agent": ["MaxN"],
+                          "games": [24], "equivalence": ["equivalent"]})  # fmt: skip
+    cells.to_csv(tmp_path / "data" / "table_6_8_thesis.csv", index=False)
+    lines = write_page(tmp_path).read_text().splitlines()
+    assert "### Time a move on the clock of the budget" in lines
+    shown = [line for line in lines if line.startswith("| original ")]
+    assert len(shown) == 2  # MaxN and Paranoid at 10 ms; the depth session is not there
+    assert [c.strip() for c in shown[0].split("|")[2:9]] == [
+        "10",
+        "MaxN",
+        "2",
+        "12",
+        "45",
+        "0.60",
+        "35",
+    ]
 
 
 #: A research run small enough for the tests: three agents, two claims, two blocks.

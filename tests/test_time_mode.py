@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -147,6 +148,11 @@ def test_the_original_clock_runs_faster_with_fewer_pawns(legacy_dir):
     few = next(p for game in legacy.positions for p in game if len(p.pawns) == 2)
     assert clock.pawns_on_board(few.state) == 2
     assert clock.original_clock_nodes(few.state, 10, 95) == pytest.approx(950 * 17 / 3)
+    # read back: the nodes searched in 10 ms there are 10 ms on the original's clock
+    assert clock.original_clock_ms(950 * 17 / 3, 2, 95) == pytest.approx(10)
+    assert clock.original_clock_ms(950, 16, 95) == pytest.approx(10)
+    ms = clock.original_clock_ms([950, 1900, 950 * 17 / 3], [16, 16, 2], [95, 95, 95])
+    np.testing.assert_allclose(ms, [10, 20, 10])
 
 
 @pytest.mark.parametrize(

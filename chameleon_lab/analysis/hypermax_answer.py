@@ -24,6 +24,7 @@ from __future__ import annotations
 import pandas as pd
 
 from .claims import holm, paired_tost, sign_flip_detectable_gap
+from .summary import SIDE_FIGURES
 
 #: The equivalence margin of the win rates compared (15 points, as issue 44 asks).
 MARGIN = 0.15
@@ -103,6 +104,9 @@ def _paired(mended, plain, alpha: float, level: float, power: float) -> dict[str
     }
 
 
+_SIDE_COLUMNS = [f"{side}_{k}" for k in SIDE_FIGURES for side in ("plain", "mended")]
+
+
 def mended_verdicts(
     blocks: pd.DataFrame,
     beside: pd.DataFrame | None = None,
@@ -121,7 +125,8 @@ def mended_verdicts(
     difference was detected the smallest mean difference the blocks could have
     detected with ``power`` at Holm's strictest level (``detectable_gap``). With
     ``beside`` (:func:`chameleon_lab.thesis.compare.mended_beside`) each side's median
-    depth too. Empty when no session seats ``agent``."""
+    depth, median and largest milliseconds a move and largest overshoot too. Empty
+    when no session seats ``agent``."""
     if blocks.empty:
         return pd.DataFrame()
     sessions = list(dict.fromkeys(blocks["session"]))
@@ -139,8 +144,7 @@ def mended_verdicts(
             **_paired(mended.to_numpy(), plain.to_numpy(), alpha, level, power),
         }
         if depths is not None and name in depths.index:
-            row["plain_depth_median"] = depths.at[name, "plain_depth_median"]
-            row["mended_depth_median"] = depths.at[name, "mended_depth_median"]
+            row |= {c: depths.at[name, c] for c in _SIDE_COLUMNS if c in depths.columns}
         out.append(row)
     table = pd.DataFrame(out)
     table.insert(table.columns.get_loc("p_tost"), "p_holm", holm(table["p_value"].to_numpy()))

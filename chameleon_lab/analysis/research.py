@@ -640,11 +640,17 @@ def _mended_lines(table: pd.DataFrame, margin: float) -> list[str]:
             ),
         }
     )  # fmt: skip
-    if "plain_depth_median" in table:
-        shown["median depth (plain / mended)"] = (
-            table["plain_depth_median"].map("{:g}".format) + " / "
-            + table["mended_depth_median"].map("{:g}".format)
-        )  # fmt: skip
+    for column, label in (
+        ("depth_median", "median depth"),
+        ("clock_median_ms", "median ms a move"),
+        ("clock_max_ms", "largest ms a move"),
+        ("max_overshoot_ms", "largest overshoot, ms"),
+    ):
+        if f"plain_{column}" in table:
+            shown[f"{label} (plain / mended)"] = (
+                table[f"plain_{column}"].map("{:g}".format) + " / "
+                + table[f"mended_{column}"].map("{:g}".format)
+            )  # fmt: skip
     return [
         "The thesis's sessions that seat Hypermax, played with the plain and with the "
         "mended Hypermax in its seat (same seatings, seeds and clock), each repetition "
@@ -692,6 +698,7 @@ def _section_thesis(data: Path) -> list[str]:
             shares.round(3).to_markdown(index=False, disable_numparse=True),
             "",
         ]
+    lines += _thesis_timing(data / "thesis_sessions_thesis.csv")
     depths = data / "thesis_emulated_depths_held_out.csv"
     if depths.exists():
         medians = pd.read_csv(depths)
@@ -701,6 +708,42 @@ def _section_thesis(data: Path) -> list[str]:
             "",
         ]
     return lines
+
+
+def _thesis_timing(path: Path) -> list[str]:
+    """Notebook 04's time-mode sessions: what each agent spent a move on the clock its
+    budget was set on, budget by budget (over the sessions at that budget: the median
+    of the sessions' medians, the largest move, the largest overshoot)."""
+    rows = pd.read_csv(path) if path.exists() else pd.DataFrame()
+    if "clock_max_ms" not in rows:
+        return []
+    timed = rows[rows["mode"] == "time"]
+    if timed.empty:
+        return []
+    by = timed.groupby(["clock", "mode_value", "agent"], sort=True).agg(
+        sessions=("session", "nunique"),
+        median_ms=("clock_median_ms", "median"),
+        largest_ms=("clock_max_ms", "max"),
+        over_budget=("over_budget", "mean"),
+        largest_overshoot_ms=("max_overshoot_ms", "max"),
+    )
+    shown = by.reset_index().rename(columns={"mode_value": "budget (ms)"})
+    shown["over_budget"] = shown["over_budget"].map("{:.2f}".format)
+    for column in ("median_ms", "largest_ms", "largest_overshoot_ms"):
+        shown[column] = shown[column].map("{:g}".format)
+    return [
+        "### Time a move on the clock of the budget",
+        "",
+        "Each agent's milliseconds a move in the time-mode sessions, by budget, on the "
+        "clock its budget was set on (``original``: the original's clock emulated by "
+        "counting nodes, read back as milliseconds): the median of its sessions' "
+        "medians, its largest move, the mean over sessions of the share of its searched "
+        "moves over the budget, and its largest overshoot. The original read its clock "
+        "only between root moves, so a move overruns by up to one root move's subtree.",
+        "",
+        shown.to_markdown(index=False, disable_numparse=True),
+        "",
+    ]
 
 
 def _section_budgets(data: Path) -> list[str]:
@@ -717,7 +760,8 @@ def _section_budgets(data: Path) -> list[str]:
             f"{len(verdicts)} comparisons (pair of searches, budget): "
             + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("supported", "contradicted", "open"))
             + '. A claim reads "the first finishes above the second"; each budget plays '
-            f"{verdicts['blocks'].max()} openings in the 24 seatings of the four searches, "
+            + _openings_by_budget(verdicts)
+            + " openings in the 24 seatings of the four searches, "
             "and the test is the sign-flip test on game pairs (a seating and its twin with "
             "the two exchanged), Holm-corrected over every comparison. It decides for the "
             "openings played.",
@@ -726,6 +770,14 @@ def _section_budgets(data: Path) -> list[str]:
         lines += _budget_tables(data, flavour)
         lines += _verdict_lines(verdicts)
     return lines
+
+
+def _openings_by_budget(verdicts: pd.DataFrame) -> str:
+    """ "8" when every budget played 8 openings, else "64 (10 ms), 32 (30 ms), ..."."""
+    blocks = verdicts.groupby("budget_ms", sort=True)["blocks"].max()
+    if blocks.nunique() == 1:
+        return str(int(blocks.iloc[0]))
+    return ", ".join(f"{int(n)} ({b:g} ms)" for b, n in blocks.items())
 
 
 def _budget_tables(data: Path, flavour: str) -> list[str]:

@@ -53,7 +53,7 @@ def budget_study(
     algorithms: Sequence[str],
     budgets_ms: Sequence[float],
     flavour: str = "improved",
-    repetitions: int = 1,
+    repetitions: int | Sequence[int] = 1,
     *,
     opening_plies: int = 8,
     records_dir: str | Path = "data/records",
@@ -61,10 +61,16 @@ def budget_study(
     progress: bool = True,
 ) -> Tables:
     """Play the algorithms against each other at every budget; tables with a
-    ``budget_ms`` column on games, seats and moves."""
+    ``budget_ms`` column on games, seats and moves.
+
+    ``repetitions`` is the blocks of every budget, or a list with the blocks of each
+    (as many as ``budgets_ms``): a block costs about the budget times a game's moves,
+    so the cheap budgets can afford the blocks that decide their pairs. Block ``r`` of
+    a budget is the same games whatever the count, so a run with more resumes one
+    with fewer."""
     records = []
-    for b in budgets_ms:
-        session = budget_session(algorithms, b, flavour, repetitions, opening_plies=opening_plies)
+    for b, r in zip(budgets_ms, budget_repetitions(budgets_ms, repetitions), strict=True):
+        session = budget_session(algorithms, b, flavour, r, opening_plies=opening_plies)
         out = session.records_file(Path(records_dir) / "budgets")
         run_session(session, out, workers=workers, progress=progress).complete(session.name)
         records += session_records(out, session)
@@ -73,6 +79,23 @@ def budget_study(
     for df in (t.games, t.seats, t.moves):
         df["budget_ms"] = df["session_id"].map(budget).astype(float)
     return t
+
+
+def budget_repetitions(budgets_ms: Sequence[float], repetitions: int | Sequence[int]) -> list[int]:
+    """The blocks of each budget: ``repetitions`` for every one, or the list of them
+    (one a budget, each at least 1); ``ValueError`` naming what would be valid."""
+    if isinstance(repetitions, int) and not isinstance(repetitions, bool):
+        repetitions = [repetitions] * len(budgets_ms)
+    reps = list(repetitions) if isinstance(repetitions, Sequence) else None
+    if reps is None or len(reps) != len(budgets_ms):
+        raise ValueError(
+            f"repetitions must be a whole number >= 1 or a list of one for each of the "
+            f"{len(budgets_ms)} budgets {list(budgets_ms)}, got {repetitions!r}"
+        )
+    for r in reps:
+        if isinstance(r, bool) or not isinstance(r, int) or r < 1:
+            raise ValueError(f"repetitions must hold whole numbers >= 1, got {r!r} in {reps}")
+    return reps
 
 
 def budget_verdicts(

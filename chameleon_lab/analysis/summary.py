@@ -3,7 +3,13 @@
 Per session and agent (:func:`session_summary`): games the agent took part in, wins,
 draws and losses (the original's definition, see :func:`~.tournament.play.outcomes`),
 the mean and median thinking time per move in whole milliseconds and the mean and
-median reported depth to two decimals, over all moves the agent made.
+median reported depth to two decimals, over all moves the agent made. Beside them, not
+in the thesis's layout, what its searched (not random) moves took on the clock its
+budget was set on (``clock``: ``machine``, or ``original`` for the original's emulated
+clock, a node counter read as milliseconds,
+:func:`~chameleon_lab.games.chameleon.clock.original_clock_ms`): the median and largest
+milliseconds a move and, in time mode, the share of moves over the budget and the
+largest overshoot, so a session compares searches and not overshoots.
 
 Over several sessions (:func:`aggregate`), as the thesis's tables did: wins, draws,
 losses and games summed; the per-session figures averaged and rounded again. The
@@ -27,6 +33,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from ..games.chameleon.clock import original_clock_ms
 from ..tournament.records import Tables
 
 SUMMARY_COLUMNS = [
@@ -42,7 +49,16 @@ SUMMARY_COLUMNS = [
     "time_median_ms",
     "depth_avg",
     "depth_median",
+    "clock",
+    "clock_median_ms",
+    "clock_max_ms",
+    "over_budget",
+    "max_overshoot_ms",
 ]
+#: The figures of a session summary that say how a side searched and what it spent,
+#: carried beside a comparison's wins (a search that won by overrunning its budget
+#: would not be the better search).
+SIDE_FIGURES = ("depth_median", "clock_median_ms", "clock_max_ms", "max_overshoot_ms")
 _FIGURES = {"time_avg_ms": 0, "time_median_ms": 0, "depth_avg": 2, "depth_median": 2}
 
 
@@ -73,6 +89,7 @@ def session_summary(t: Tables, *, rounded: bool = True) -> pd.DataFrame:
         depth_median=("depth", "median"),
     )
     meta = t.games.drop_duplicates("session_id").set_index("session_id")
+    timing = _timing(t.moves, meta)
     rows = []
     pairs = outcome[["session_id", "agent"]].drop_duplicates().itertuples(index=False)
     for sid, agent in pairs:
@@ -89,10 +106,55 @@ def session_summary(t: Tables, *, rounded: bool = True) -> pd.DataFrame:
                 "draws": int(c["draw"]),
                 "losses": int(c["loss"]),
                 **{k: (None if f is None else f[k]) for k in _FIGURES},
+                **_timing_row(timing, sid, agent),
             }
         )
     out = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
     return _round(out) if rounded else out
+
+
+def _timing(moves: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
+    """Per session and agent its searched moves' milliseconds on the clock of its budget
+    (the original's emulated clock where the moves carry a ``node_rate``): median,
+    largest and, where the session's mode is time, the share over the budget and the
+    largest overshoot (NaN in depth mode)."""
+    searched = moves[~moves["random"].astype(bool)] if "random" in moves else moves
+    clock_ms = searched["time_ms"].astype(float)
+    emulated = searched["node_rate"].notna() if "node_rate" in searched else None
+    if emulated is not None and emulated.any():
+        nodes = searched["expanded"].astype(float) + searched["evaluated"].astype(float)
+        ticks = original_clock_ms(nodes, searched["pawns"], searched["node_rate"])
+        clock_ms = clock_ms.where(~emulated, pd.Series(ticks, index=searched.index))
+    timed = meta["mode_value"].astype(float).where(meta["mode"] == "time")
+    budget = searched["session_id"].map(timed)
+    frame = searched.assign(
+        clock_ms=clock_ms,
+        original=False if emulated is None else emulated,
+        over=(clock_ms > budget).astype(float).where(budget.notna()),
+        overshoot=clock_ms - budget,
+    )
+    return frame.groupby(["session_id", "agent"], sort=False).agg(
+        original=("original", "any"),
+        clock_median_ms=("clock_ms", "median"),
+        clock_max_ms=("clock_ms", "max"),
+        over_budget=("over", "mean"),
+        max_overshoot_ms=("overshoot", "max"),
+    )
+
+
+_TIMING = {"clock_median_ms": 1, "clock_max_ms": 0, "over_budget": 3, "max_overshoot_ms": 0}
+
+
+def _timing_row(timing: pd.DataFrame, sid: str, agent: str) -> dict[str, object]:
+    """One agent's :func:`_timing` figures, rounded (None where it made no searched
+    move)."""
+    if (sid, agent) not in timing.index:
+        return {"clock": None, **dict.fromkeys(_TIMING)}
+    f = timing.loc[(sid, agent)]
+    return {
+        "clock": "original" if f["original"] else "machine",
+        **{k: None if pd.isna(f[k]) else round(float(f[k]), d) for k, d in _TIMING.items()},
+    }
 
 
 def aggregate(t: Tables, sessions: Sequence[str] | None = None) -> pd.DataFrame:

@@ -20,7 +20,6 @@ from .core import (
     GameLike,
     RootResult,
     check_tt_bits,
-    finite_real,
     leaf_evaluator,
     ops_of,
     resolve_game,
@@ -28,6 +27,7 @@ from .core import (
     workspace_for,
 )
 from .deepening import DeepSearch, DeepWorkspace, iterative_deepening
+from .improved import BoundOptions
 from .registry import ALGORITHMS as REGISTRY
 from .registry import (
     Flavour,
@@ -189,8 +189,7 @@ def deep_search(
                 "sum of the heuristic's (non-negative) scores; or use normalize=True"
             )
         max_sum = 1.0
-    if not (finite_real(max_sum) and max_sum > 0):
-        raise ValueError(f"max_sum must be a finite number > 0, got {max_sum!r}")
+    BoundOptions(max_sum=max_sum)  # checked where the bound's options are
     game = resolve_game(None, game)
     evaluate = leaf_evaluator(game, heuristic)
     return DeepSearch(algorithm, ops_of(game), evaluate, bool(normalize), max_sum)

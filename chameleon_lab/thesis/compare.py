@@ -19,7 +19,7 @@ from scipy import stats
 
 from ..analysis.claims import tost
 from ..analysis.stats import wilson_interval
-from ..analysis.summary import repeated_games
+from ..analysis.summary import SIDE_FIGURES, repeated_games
 from ..tournament import Tables
 
 #: the exact test's level: a cell is consistent when its p-value is at least this
@@ -259,8 +259,10 @@ def mended_beside(
     """The same sessions with the plain and with the mended Hypermax
     (:func:`.sessions.thesis_session` with ``mended``), per session and agent: games,
     wins and win rate of each with a Wilson interval, the median depth each reached,
-    Fisher's exact test of the two win rates (``p_exact``), and the thesis's wins and
-    games where it played the session (``thesis`` is ``thesis-tables.csv``).
+    Fisher's exact test of the two win rates (``p_exact``), each one's median and
+    largest milliseconds a move and largest overshoot of the budget (:data:`.summary.SIDE_FIGURES`),
+    and the thesis's wins and games where it played the session (``thesis`` is
+    ``thesis-tables.csv``).
 
     ``plain`` and ``mended`` are :func:`.summary.session_summary` tables; rows are
     those of ``plain``, in its order, that ``mended`` has too.
@@ -278,10 +280,8 @@ def mended_beside(
             continue
         m = other.loc[key]
         row: dict = {"session": r.session, "agent": r.agent}
-        for label, games, wins, depth in (
-            ("plain", int(r.games), int(r.wins), r.depth_median),
-            ("mended", int(m["games"]), int(m["wins"]), m["depth_median"]),
-        ):
+        for label, side in (("plain", r._asdict()), ("mended", m)):
+            games, wins = int(side["games"]), int(side["wins"])
             low, high = wilson_interval(wins, games, confidence)
             row.update(
                 {
@@ -290,7 +290,7 @@ def mended_beside(
                     f"{label}_win_rate": wins / games if games else float("nan"),
                     f"{label}_ci_low": low,
                     f"{label}_ci_high": high,
-                    f"{label}_depth_median": depth,
+                    **{f"{label}_{k}": side.get(k, float("nan")) for k in SIDE_FIGURES},
                 }
             )
         row["p_exact"] = exact_p(

@@ -590,6 +590,7 @@ def _rows(records: Iterable[dict[str, Any]]) -> Iterator[tuple[dict, list[dict],
         for row in seats:
             row["agent_index"] = order.index(row["agent"]) if row["agent"] in order else -1
         seat_agent = dict(zip(seat_names, seating, strict=True))
+        rates = _node_rates(r)
         moves = [
             {
                 **key,
@@ -604,11 +605,24 @@ def _rows(records: Iterable[dict[str, Any]]) -> Iterator[tuple[dict, list[dict],
                 "evaluated": m.get("evaluated"),
                 "time_ms": m.get("time_ms"),
                 "random": m.get("random", False),
+                **({"node_rate": rates.get(seat_agent[m["seat"]], float("nan"))} if rates else {}),
                 **{k: v for k, v in m.items() if k not in _MOVE_KEYS},  # MCTS: iterations
             }
             for ply, m in enumerate(r["moves"])
         ]
         yield game, seats, moves
+
+
+def _node_rates(record: dict[str, Any]) -> dict[str, float]:
+    """Each agent's ``node_rate`` where one searched on the original's emulated clock
+    (:func:`~chameleon_lab.games.chameleon.clock.original_clock_ms` turns its nodes into
+    that clock's time; NaN for the others), or empty when none did: the moves table has
+    a ``node_rate`` column only then."""
+    agents = record.get("agents") or {}
+    rates = {name: (p or {}).get("node_rate") for name, p in agents.items()}
+    if all(v is None for v in rates.values()):
+        return {}
+    return {name: float("nan") if v is None else float(v) for name, v in rates.items()}
 
 
 _GAME_COLUMNS = ["session", "session_id", "game"]

@@ -43,6 +43,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from ..source_code import code_version
 from .play import play_game, task_game, warm_up
 from .records import (
     RecordsLock,
@@ -210,6 +211,7 @@ def _pool(
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     ctx = multiprocessing.get_context(method)
     if method == "fork":
+        code_version()  # hashed here once (0.7 s), inherited: not once in every worker
         for task in warm:  # warm_up compiles each kind of search once
             start = task_game(task).start()
             for params in task.agents.values():

@@ -13,6 +13,7 @@ expanded plus evaluated positions can run on this clock (``node_rate=`` of
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .heuristics import count_pawns
 
@@ -35,5 +36,20 @@ def original_clock_nodes(state: np.ndarray, time_ms: float, node_rate: float) ->
     position, given its ``node_rate`` (nodes per millisecond at the start position): its
     cost of a position grew in proportion to ``pawns + PAWN_COST_OFFSET``, so with fewer
     pawns it searched proportionally more nodes in the same time."""
-    scale = (START_PAWN_COUNT + PAWN_COST_OFFSET) / (pawns_on_board(state) + PAWN_COST_OFFSET)
-    return time_ms * node_rate * scale
+    return time_ms * node_rate * _speed_up(pawns_on_board(state))
+
+
+def original_clock_ms(nodes: ArrayLike, pawns: ArrayLike, node_rate: ArrayLike) -> np.ndarray:
+    """What the original's clock read after ``nodes`` positions (expanded plus evaluated)
+    searched at a position of ``pawns`` pawns, given its ``node_rate``: the inverse of
+    :func:`original_clock_nodes`, so a search on the emulated clock has a time a move
+    (and an overshoot of its budget) on the clock its budget was set on. Arrays
+    broadcast."""
+    rate = np.asarray(node_rate, dtype=float) * _speed_up(np.asarray(pawns, dtype=float))
+    return np.asarray(nodes, dtype=float) / rate
+
+
+def _speed_up(pawns: ArrayLike) -> ArrayLike:
+    """How many times the start position's node rate the original searched at a position
+    with ``pawns`` pawns."""
+    return (START_PAWN_COUNT + PAWN_COST_OFFSET) / (pawns + PAWN_COST_OFFSET)
