@@ -25,7 +25,13 @@ from chameleon_lab.analysis.research import (
 )
 from chameleon_lab.batch import FOLDERS, run_batch
 from chameleon_lab.thesis.research import recompute_hypermax, recompute_thesis
-from chameleon_lab.tournament import MissingGames, records_only, run_session, unpack_records
+from chameleon_lab.tournament import (
+    MissingGames,
+    pack_records,
+    records_only,
+    run_session,
+    unpack_records,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 RESEARCH = ROOT / "research"
@@ -471,3 +477,43 @@ def test_every_committed_research_session_gives_each_block_its_own_opening():
             assert all(len(s) == 1 for s in per_block.values()), f"{name}: a block, two openings"
         checked += 1
     assert checked >= 250  # the ladders, duels, tuning and mended-Hypermax sessions
+
+
+def _records_file(folder, lines):
+    path = folder / "s-0123.jsonl"
+    path.write_bytes(b"".join(b'{"game": %d}\n' % g for g in lines))
+    return path
+
+
+def test_unpacking_takes_pulled_records_over_a_shorter_working_copy(tmp_path):
+    """Records only grow: a packed file that extends the working copy (another
+    machine's run, pulled) replaces it; a working copy that extends the packed one (a
+    run not packed yet) stays; the two diverging is an error, nothing guessed."""
+    path = _records_file(tmp_path, range(6))
+    pack_records(tmp_path)
+    _records_file(tmp_path, range(2))  # stale: an older run's working copy
+    assert unpack_records(tmp_path) == [path]
+    assert path.read_bytes().count(b"\n") == 6
+    _records_file(tmp_path, range(8))  # a run went on and has not packed yet
+    assert unpack_records(tmp_path) == []
+    assert path.read_bytes().count(b"\n") == 8
+    _records_file(tmp_path, [0, 1, 9])  # neither holds the other's lines first
+    with pytest.raises(ValueError, match=r"diverge .*delete the working copy"):
+        unpack_records(tmp_path)
+
+
+def test_packing_never_writes_fewer_records_over_more(tmp_path):
+    """The end of a research run packs every records file of its folder: a stale
+    working copy (fewer games than the packed file beside it) once packed its games
+    over 64 blocks of another notebook's run. Refused, naming both counts; the packed
+    file is left as it was."""
+    path = _records_file(tmp_path, range(6))
+    (packed,) = pack_records(tmp_path)
+    before = packed.read_bytes()
+    _records_file(tmp_path, range(2))
+    with pytest.raises(ValueError, match="6 lines packed, 2 in the working copy"):
+        pack_records(tmp_path)
+    assert packed.read_bytes() == before
+    _records_file(tmp_path, range(9))  # more: packed again
+    assert pack_records(tmp_path) == [packed]
+    assert lzma.decompress(packed.read_bytes()) == path.read_bytes()

@@ -104,13 +104,26 @@ def pack_records(folder: str | Path) -> list[Path]:
     copy is missing or holds other bytes (atomically; the same records give the same
     bytes, so an unchanged file is not rewritten); returns the packed files written.
 
-    A torn last line (a killed run) is left out of the packed copy."""
+    A torn last line (a killed run) is left out of the packed copy. Records files only
+    grow, so a packed copy that is not a prefix of its working copy holds games the
+    working copy lacks (pulled from another run, or the working copy is stale):
+    ``ValueError`` naming both instead of packing the fewer games over the more."""
     written = []
     for path in sorted(Path(folder).rglob("*.jsonl")):
         complete, _ = _split_torn(path.read_bytes())
         packed = path.with_name(path.name + PACKED)
-        if packed.exists() and lzma.decompress(packed.read_bytes()) == complete:
+        old = _packed_bytes(packed) if packed.exists() else b""
+        if old == complete:
             continue
+        if not complete.startswith(old):
+            lines = old.count(b"\n"), complete.count(b"\n")
+            raise ValueError(
+                f"{packed} holds records that its working copy {path.name} lacks "
+                f"({lines[0]} lines packed, {lines[1]} in the working copy, and the packed "
+                "ones are not its first lines): packing would lose them. "
+                "Delete the working copy to take the packed records, or restore the packed "
+                "file from git if the working copy is the one to keep"
+            )
         data = lzma.compress(complete, preset=9)
         atomic_write(packed, lambda tmp, data=data: tmp.write_bytes(data))
         written.append(packed)
@@ -118,21 +131,36 @@ def pack_records(folder: str | Path) -> list[Path]:
 
 
 def unpack_records(folder: str | Path) -> list[Path]:
-    """Write ``NAME.jsonl`` from every ``NAME.jsonl.xz`` under ``folder`` that has no
-    working copy yet, so a run resumes from committed records; returns those written.
-    A working copy that exists is kept: it holds at least what was packed from it."""
+    """Write ``NAME.jsonl`` from every ``NAME.jsonl.xz`` under ``folder`` whose working
+    copy is missing or a strict prefix of it (a pull brought more games than this
+    checkout's run played), so a run resumes from the committed records; returns those
+    written. A working copy that holds the packed records and more (a run not packed
+    yet) is kept; one that diverges from them is ``ValueError``, nothing guessed."""
     written = []
     for packed in sorted(Path(folder).rglob(f"*.jsonl{PACKED}")):
         path = packed.with_name(packed.name[: -len(PACKED)])
+        data = _packed_bytes(packed)
         if path.exists():
-            continue
-        try:
-            data = lzma.decompress(packed.read_bytes())
-        except lzma.LZMAError as exc:
-            raise ValueError(f"records file {packed} is not xz-compressed data: {exc}") from None
+            working, _ = _split_torn(path.read_bytes())
+            if working.startswith(data):
+                continue
+            if not data.startswith(working):
+                raise ValueError(
+                    f"records {path} and {packed.name} diverge (neither holds the other's "
+                    "lines first): delete the working copy to take the packed records, or "
+                    "restore the packed file from git if the working copy is the one to keep"
+                )
         atomic_write(path, lambda tmp, data=data: tmp.write_bytes(data))
         written.append(path)
     return written
+
+
+def _packed_bytes(packed: Path) -> bytes:
+    """The records a packed file holds, or ``ValueError`` if it is not xz data."""
+    try:
+        return lzma.decompress(packed.read_bytes())
+    except lzma.LZMAError as exc:
+        raise ValueError(f"records file {packed} is not xz-compressed data: {exc}") from None
 
 
 def parse_record(line: bytes | str, where: str) -> dict[str, Any]:
