@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import sys
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -456,9 +457,14 @@ def run_batch(
     shared: str | None = None,
     progress: bool = True,
     settings: dict[str, Any] | None = None,
+    lanes: int | None = None,
 ) -> list[tuple[str, float]]:
     """Run the notebooks of ``profile`` (all it has, or ``only`` these); returns (name,
     seconds).
+
+    ``lanes`` notebooks run at once, each in a process of its own
+    (:func:`chameleon_lab.lanes.run_lanes`; default :func:`default_lanes`); the research
+    profile runs one at a time.
 
     ``reports``, ``figures`` and ``data`` default to the profile's folders
     (:data:`FOLDERS`); relative ones are taken in the project folder
@@ -488,9 +494,20 @@ def run_batch(
         default[i] if given is None else given for i, given in enumerate((reports, figures, data))
     )
     packed = profile == "research"
+    lanes = default_lanes(profile) if lanes is None else lanes
+    if isinstance(lanes, bool) or not isinstance(lanes, int) or lanes < 1:
+        raise ValueError(f"lanes must be a whole number >= 1, got {lanes!r}")
+    if packed and lanes > 1:
+        raise ValueError(
+            "the research profile runs one notebook at a time (its records are packed "
+            "after each and logged with the run): give lanes 1"
+        )
     records = project_path(data) / "records"
     if not packed:
         records_of_these_sources(records)
+    if lanes > 1 and len(names) > 1:
+        folders = {"reports": reports, "figures": figures, "data": data}
+        return _in_lanes(profile, names, lanes, folders, workers, shared, progress)
     common = {
         "figures_dir": str(figures),  # run_notebook takes relative ones in the project
         "data_dir": str(data),
@@ -519,6 +536,54 @@ def run_batch(
         done.append((name, time.perf_counter() - t0))
         bar.write(f"{name}: {done[-1][1]:.0f} s")
     return done
+
+
+#: Started first where notebooks run in lanes: the quick batch's longest (the README's
+#: figures), so that the batch does not end waiting for one of them alone.
+LONGEST_FIRST = ("12_the_papers_games", "04_thesis_tables", "05_time_budgets",
+                 "09_beyond_the_thesis", "07_connect_four_reversi")  # fmt: skip
+#: Notebooks that play some of the same sessions into the same records files (04's
+#: improved time-mode sessions are 11's plain Hypermax ones): never run at once, so the
+#: later one reads the earlier one's games back.
+RECORDS_GROUPS = {"04_thesis_tables": "thesis sessions", "11_hypermax": "thesis sessions"}
+
+
+def default_lanes(profile: str) -> int:
+    """Notebooks run at once unless told: two where the machine has two cores or more
+    (a fresh clone's quick batch spends much of its time on one core, compiling), one
+    for the research profile."""
+    return 1 if profile == "research" else min(2, os.cpu_count() or 1)
+
+
+def _in_lanes(
+    profile: str,
+    names: Sequence[str],
+    lanes: int,
+    folders: dict[str, Any],
+    workers: int | None,
+    shared: str | None,
+    progress: bool,
+) -> list[tuple[str, float]]:
+    """The notebooks ``names`` of ``profile``, ``lanes`` at once, each one
+    ``chameleon-lab notebooks run --only NAME`` in a process of its own
+    (:func:`chameleon_lab.lanes.run_lanes`), its output in ``REPORTS/NAME.log``."""
+    from .lanes import Job, JobFailed, run_lanes
+
+    reports = project_path(folders["reports"])
+    order = [n for n in LONGEST_FIRST if n in names] + [n for n in names if n not in LONGEST_FIRST]
+    base = [sys.executable, "-m", "chameleon_lab.cli", "notebooks", "run", "--profile",
+            profile, "--lanes", "1", "--quiet"]  # fmt: skip
+    for option, value in (*folders.items(), ("workers", workers), ("shared", shared)):
+        if value:
+            base += [f"--{option}", str(value)]
+    jobs = [
+        Job(name, (*base, "--only", name), reports / f"{name}.log", RECORDS_GROUPS.get(name))
+        for name in order
+    ]
+    try:
+        return run_lanes(jobs, lanes, progress=progress, desc=f"notebooks ({profile})")
+    except JobFailed as exc:
+        raise NotebookFailed(str(exc)) from None
 
 
 #: The file in a quick or full batch's records folder that names the package sources

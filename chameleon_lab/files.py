@@ -6,13 +6,19 @@ interrupted halfway, never sees half a file: tables, figures, provenance, record
 books. The temporary name is unique per process and call, so two processes writing the
 same target at once (pool workers, tests run in parallel) never write into one
 temporary file; the last rename wins, whole.
+
+:func:`exclusive` serialises a read-modify-write of a file that several processes
+update (the provenance book of a folder two notebooks write at once): without it the
+last rename would win and the other's entries would be lost.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 
@@ -35,3 +41,18 @@ def atomic_write(path: str | os.PathLike, write: Callable[[Path], object]) -> Pa
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     """Write ``text`` to ``path`` whole or not at all (see :func:`atomic_write`)."""
     return atomic_write(path, lambda tmp: tmp.write_text(text))
+
+
+@contextlib.contextmanager
+def exclusive(folder: str | os.PathLike) -> Iterator[None]:
+    """Hold an exclusive lock on ``folder`` (an ``flock`` on the folder itself, which is
+    made if missing; released when the block ends or the process dies), waiting for
+    another process that holds it."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock

@@ -25,7 +25,16 @@ from typing import Any
 #: The package's folder.
 PACKAGE = Path(__file__).resolve().parent
 #: Entry points: code that runs, checks or shows results but computes none a batch keeps.
-ENTRY_POINTS = ("cli", "bench", "conformance", "interop", "batch.py", "widgets.py", "demo.py")
+ENTRY_POINTS = (
+    "cli",
+    "bench",
+    "conformance",
+    "interop",
+    "batch.py",
+    "lanes.py",
+    "widgets.py",
+    "demo.py",
+)
 #: Left out of the code that plays a game besides the entry points: the analysis of what
 #: was played (its sessions' parameters are in the records themselves).
 NOT_PLAYING = (*ENTRY_POINTS, "analysis", "workbench.py")

@@ -30,7 +30,7 @@ from typing import Any
 
 import pandas as pd
 
-from ..files import atomic_write, atomic_write_text
+from ..files import atomic_write, atomic_write_text, exclusive
 from ..registries import modules_read, used_entries
 from ..source_code import commit, python_code
 
@@ -132,14 +132,15 @@ def provenance() -> dict[str, Any]:
 def _record(folder: Path, paths: list[Path]) -> None:
     """Enter ``paths`` in ``folder/PROVENANCE.json`` (atomically)."""
     book = folder / PROVENANCE
-    try:
-        entries = json.loads(book.read_text()) if book.exists() else {}
-    except (OSError, json.JSONDecodeError):
-        entries = {}  # a damaged book is rebuilt from what is written now
     made = provenance()
-    for path in paths:
-        entries[path.name] = {**made, "sha256": source_hash(path)}
-    atomic_write_text(book, json.dumps(entries, indent=1, sort_keys=True) + "\n")
+    with exclusive(folder):  # notebooks run at once write one book
+        try:
+            entries = json.loads(book.read_text()) if book.exists() else {}
+        except (OSError, json.JSONDecodeError):
+            entries = {}  # a damaged book is rebuilt from what is written now
+        for path in paths:
+            entries[path.name] = {**made, "sha256": source_hash(path)}
+        atomic_write_text(book, json.dumps(entries, indent=1, sort_keys=True) + "\n")
 
 
 def use_style() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from .options import _positive
 
@@ -25,6 +26,7 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
         if not args.only or len(args.only) != 1:
             raise ValueError("--set sets parameters of one notebook: name it with --only")
         settings = parse_settings(args.only[0], args.set)
+    began = time.perf_counter()
     try:
         done = run_batch(
             args.profile,
@@ -36,6 +38,7 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
             shared=args.shared,
             progress=not args.quiet,
             settings=settings,
+            lanes=args.lanes,
         )
     except BadParameters as exc:
         print(f"chameleon-lab notebooks: {exc}", file=sys.stderr)
@@ -49,8 +52,10 @@ def cmd_notebooks(args: argparse.Namespace) -> int:
         project_path(given or default)
         for given, default in zip((args.reports, args.figures, args.data), folders, strict=True)
     )
+    wall = time.perf_counter() - began
+    at_once = f" ({total:.0f} s of notebooks run at once)" if total > wall * 1.05 else ""
     print(
-        f"ran {len(done)} notebook(s) in {total:.0f} s: reports in {reports}/, "
+        f"ran {len(done)} notebook(s) in {wall:.0f} s{at_once}: reports in {reports}/, "
         f"figures in {figures}/, tables in {data}/"
     )
     return 0
@@ -79,6 +84,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     nrun.add_argument("--workers", type=_positive, help="processes (default: all cores)")
     nrun.add_argument("--shared", help="the shared/ folder (default: beside the project)")
     nrun.add_argument("--quiet", action="store_true", help="no progress bar")
+    nrun.add_argument(
+        "--lanes", type=_positive, default=None,
+        help="notebooks run at once, each in a process of its own (default 2 where there "
+        "are two cores, 1 for the research profile)",
+    )  # fmt: skip
     nrun.add_argument(
         "--set", action="append", metavar="NAME=VALUE",
         help="a parameter of the one --only notebook, e.g. flavour=thesis or "
