@@ -5,6 +5,7 @@ when its SPRT decides and resumes without playing a game twice."""
 from __future__ import annotations
 
 import dataclasses
+import re
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,7 @@ from test_ranking import COLOURS, make_tables
 
 from chameleon_lab.analysis.headtohead import (
     Claim,
+    DuelPlan,
     block_scores,
     claim_verdicts,
     duel_session,
@@ -138,16 +140,15 @@ def test_a_duel_stops_when_its_test_decides_and_resumes_without_replaying(tmp_pa
         "perfect", "random", agents, players=2, budget_ms=None, opening_plies=2, game="tictactoe"
     )
     sprt = SPRT(elo0=0.0, elo1=200.0, alpha=0.05, beta=0.05)
-    t, result = run_duel(session, tmp_path, sprt=sprt, batch=1, max_blocks=30, workers=1,
-                         progress=False)  # fmt: skip
+    plan = DuelPlan(sprt=sprt, batch=1, max_blocks=30, workers=1, progress=False)
+    t, result = run_duel(session, tmp_path, plan)
     scores = block_scores(t, "perfect", "random").to_numpy()
     assert result.decision == "H1" and result.blocks == len(scores) < 30
     assert (scores >= 0.5).all()
     path = session.records_file(tmp_path)
     lines = path.read_text().splitlines()
     assert len(lines) == 2 * len(scores)  # a game pair per block, nothing more
-    _, result2 = run_duel(session, tmp_path, sprt=sprt, batch=1, max_blocks=30, workers=1,
-                              progress=False)  # fmt: skip
+    _, result2 = run_duel(session, tmp_path, plan)
     assert path.read_text().splitlines() == lines and result2 == result
     assert len({tuple(r["opening"]) for r in read_records(path)}) == len(scores)
 
@@ -182,13 +183,13 @@ def test_a_study_plays_its_duels_in_rounds_and_drops_the_decided(monkeypatch):
     decide_at = {"a": 2, "b": 6, "c": 99}
     calls = []
 
-    def fake_run_duel(session, folder, *, max_blocks, batch, **kw):
-        calls.append((session, max_blocks))
-        decided = max_blocks >= decide_at[session]
+    def fake_run_duel(session, folder, plan):
+        calls.append((session, plan.max_blocks))
+        decided = plan.max_blocks >= decide_at[session]
         return None, SimpleNamespace(decision="H1" if decided else "continue")
 
     monkeypatch.setattr(headtohead, "run_duel", fake_run_duel)
-    headtohead._play_in_rounds(["a", "b", "c"], "unused", max_blocks=7, batch=2)
+    headtohead._play_in_rounds(["a", "b", "c"], "unused", DuelPlan(max_blocks=7, batch=2))
     assert calls == [
         ("a", 2), ("b", 2), ("c", 2),
         ("b", 4), ("c", 4),
@@ -211,8 +212,8 @@ def test_a_resumed_duel_replays_its_records_once(tmp_path, monkeypatch):
         "perfect", "random", agents, players=2, budget_ms=None, opening_plies=2, game="tictactoe"
     )
     sprt = SPRT(elo0=0.0, elo1=200.0, alpha=0.05, beta=0.05)
-    common = {"sprt": sprt, "batch": 2, "max_blocks": 30, "workers": 1, "progress": False}
-    t, result = run_duel(session, tmp_path, **common)
+    plan = DuelPlan(sprt=sprt, batch=2, max_blocks=30, workers=1, progress=False)
+    t, result = run_duel(session, tmp_path, plan)
     assert result.decision == "H1" and t.games.shape[0] >= 2 * 2 * 2  # two batches or more
     calls = []
     real = headtohead.run_session
@@ -222,7 +223,7 @@ def test_a_resumed_duel_replays_its_records_once(tmp_path, monkeypatch):
         return real(*args, **kw)
 
     monkeypatch.setattr(headtohead, "run_session", counted)
-    t2, result2 = run_duel(session, tmp_path, **common)
+    t2, result2 = run_duel(session, tmp_path, plan)
     assert result2 == result and t2.games.equals(t.games)
     assert calls == [t.games.shape[0] // 2]  # the blocks played, one replay
 
@@ -241,3 +242,19 @@ def test_side_times_give_each_sides_median_largest_and_overshoot_by_hand():
     plies = side_times(t, Claim("s", "x beats y", "x", "y"))
     assert plies["agent_max_ms"] == 15.0
     assert np.isnan(plies["agent_over_budget"]) and np.isnan(plies["rival_max_overshoot_ms"])
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "words"),
+    [
+        ("batch", 0, "batch must be a whole number >= 1, got 0"),
+        ("max_blocks", 2.5, "max_blocks must be a whole number >= 1, got 2.5"),
+        ("batch", True, "batch must be a whole number >= 1, got True"),
+        ("workers", 0, "workers must be a whole number >= 1 or None"),
+        ("sprt", 0.05, "sprt must be an SPRT"),
+        ("progress", "yes", "progress must be true or false"),
+    ],
+)
+def test_a_duel_plan_refuses_bad_values_naming_the_valid_ones(field, value, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        DuelPlan(**{field: value})

@@ -425,6 +425,7 @@ def test_the_page_counts_the_tuning_runs_noisy_generations_and_shows_its_duels(t
 def test_notebook_12s_findings_are_recomputed_from_their_records_and_paged(tmp_path):
     """A small findings study on Focus, then its table recomputed from the records
     alone (no game played: a missing duel would raise), and the page's section."""
+    from chameleon_lab.analysis.headtohead import DuelPlan
     from chameleon_lab.analysis.papers import findings_study, findings_table
     from chameleon_lab.analysis.research import recompute_papers
     from chameleon_lab.analysis.sequential import SPRT
@@ -435,8 +436,9 @@ def test_notebook_12s_findings_are_recomputed_from_their_records_and_paged(tmp_p
     records = tmp_path / "data" / "records"
     t, verdicts = findings_study(
         q["games"], q["players"], q["budgets_ms"], records / "papers",
-        game_params={"focus": q["focus"]}, sprt=SPRT(elo0=0.0, elo1=50.0), batch=2,
-        max_blocks=2, opening_plies=2, seed=3, workers=1, progress=False,
+        game_params={"focus": q["focus"]}, opening_plies=2, seed=3,
+        plan=DuelPlan(sprt=SPRT(elo0=0.0, elo1=50.0), batch=2, max_blocks=2, workers=1,
+                      progress=False),
     )  # fmt: skip
     played = findings_table(verdicts, q["margin_elo"], t)
     tables = recompute_papers(q, records)

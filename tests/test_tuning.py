@@ -17,6 +17,7 @@ import pytest
 from positions import random_positions
 
 from chameleon_lab.agents import Agent
+from chameleon_lab.analysis.headtohead import DuelPlan
 from chameleon_lab.analysis.tuning import (
     TuningSpec,
     against,
@@ -385,7 +386,7 @@ def test_a_tiny_real_run_end_to_end(tmp_path) -> None:
     assert again.weights == result.weights
     tuned = result.heuristic()
     assert tuned.name.startswith("weighted-")
-    table = against(tuned.name, ("pawns", "pawns100roles"), depth=1, repetitions=1,
+    table = against(tuned.name, ("pawns", "pawns100roles"), budget={"depth": 1}, repetitions=1,
                     opening_plies=2, workers=1, progress=False)  # fmt: skip
     assert list(table["opponent"]) == ["pawns", "pawns100roles"]
     assert (table["games"] == 2).all()
@@ -407,16 +408,19 @@ def test_a_tiny_real_run_end_to_end(tmp_path) -> None:
         assert row.spread == pytest.approx(spread)
         assert row.signal == pytest.approx(np.sqrt(max(spread**2 - row.noise**2, 0.0)))
     duels_t, duels = decide(tuned.name, "pawns100roles", [{"depth": 1}], records, players=3,
-                            max_blocks=2, opening_plies=2, workers=1, progress=False)  # fmt: skip
+                            plan=DuelPlan(max_blocks=2, workers=1, progress=False),
+                            opening_plies=2)  # fmt: skip
     (row,) = duels.itertuples()
     assert (row.budget, row.players, row.blocks, row.games) == ("depth 1", 3, 2, 12)
     assert len(duels_t.games) == 12 and set(duels_t.seats["agent"]) == {"tuned", "pawns100roles"}
     with pytest.raises(ValueError, match="budgets must be a list"):
         decide(tuned.name, "pawns100roles", {"depth": 1}, records)
-    with pytest.raises(ValueError, match="exactly one of depth and time_ms"):
-        against(tuned.name, depth=1, time_ms=10)
+    with pytest.raises(ValueError, match="budget must be one of"):
+        against(tuned.name, budget={"depth": 1, "time_ms": 10})
+    with pytest.raises(ValueError, match="budget must be one of"):
+        against(tuned.name, budget={"plies": 1})
     with pytest.raises(ValueError, match="unknown heuristic 'nonsense'"):
-        against(tuned.name, ("nonsense",), depth=1, workers=1, progress=False)
+        against(tuned.name, ("nonsense",), budget={"depth": 1}, workers=1, progress=False)
 
 
 def test_seat_templates_put_the_candidate_at_each_seat_once() -> None:

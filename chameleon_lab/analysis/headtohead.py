@@ -53,6 +53,37 @@ from .stats import time_per_move
 DEFAULT_SPRT = SPRT(elo0=0.0, elo1=50.0, alpha=0.05, beta=0.05)
 
 
+@dataclass(frozen=True, kw_only=True)
+class DuelPlan:
+    """How a duel is played and when it stops: blocks ``batch`` at a time, the
+    sequential test ``sprt`` looking after each batch, at most ``max_blocks`` blocks
+    (then the duel is undecided); ``workers`` processes (None: all cores) and a
+    progress bar. Checked when made, naming what is wrong."""
+
+    sprt: SPRT = DEFAULT_SPRT
+    batch: int = 2
+    max_blocks: int = 2
+    workers: int | None = None
+    progress: bool = True
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.sprt, SPRT):
+            raise ValueError(f"sprt must be an SPRT, got {self.sprt!r}")
+        for name in ("batch", "max_blocks"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+        w = self.workers
+        if w is not None and (isinstance(w, bool) or not isinstance(w, int) or w < 1):
+            raise ValueError(f"workers must be a whole number >= 1 or None (all cores), got {w!r}")
+        if not isinstance(self.progress, bool):
+            raise ValueError(f"progress must be true or false, got {self.progress!r}")
+
+
+#: The plan a duel follows unless told otherwise.
+DEFAULT_PLAN = DuelPlan()
+
+
 @dataclass(frozen=True)
 class Claim:
     """A published head-to-head claim: ``agent`` is stronger than ``rival``."""
@@ -171,34 +202,28 @@ def duel_session(
 
 
 def run_duel(
-    session: Session,
-    folder: str | Path,
-    *,
-    sprt: SPRT = DEFAULT_SPRT,
-    batch: int = 2,
-    max_blocks: int = 2,
-    workers: int | None = None,
-    progress: bool = True,
+    session: Session, folder: str | Path, plan: DuelPlan = DEFAULT_PLAN
 ) -> tuple[Tables, Any]:
-    """Play ``session``'s duel ``batch`` blocks at a time (resuming its records file in
-    ``folder`` at the last check point it reaches) until the SPRT decides or
-    ``max_blocks`` blocks are played; the tables of the blocks played and the SPRT's
-    result at its first decision (or over all blocks). Blocks played beyond the first
-    decision (a batch plays on) stay in the tables and the fixed-sample estimate; the
-    SPRT reports where it decided."""
+    """Play ``session``'s duel as ``plan`` says, ``plan.batch`` blocks at a time
+    (resuming its records file in ``folder`` at the last check point it reaches) until
+    the SPRT decides or ``plan.max_blocks`` blocks are played; the tables of the blocks
+    played and the SPRT's result at its first decision (or over all blocks). Blocks
+    played beyond the first decision (a batch plays on) stay in the tables and the
+    fixed-sample estimate; the SPRT reports where it decided."""
     agent, rival = list(session.agents)
     path = session.records_file(Path(folder))
+    batch, max_blocks = plan.batch, plan.max_blocks
     recorded = _blocks_recorded(dataclasses.replace(session, repetitions=max_blocks), path)
     # resume at the last check point the records reach (a run with this batch stopped
     # there or later): checking the points before it again would find them undecided
     blocks = min(max_blocks, max(batch, recorded - recorded % batch))
     while True:
         current = dataclasses.replace(session, repetitions=blocks)
-        run_session(current, path, workers=workers, progress=progress).complete(
+        run_session(current, path, workers=plan.workers, progress=plan.progress).complete(
             f"duel {session.name}"
         )
         t = tables(session_records(path, current))
-        result = sequential_test(block_scores(t, agent, rival).to_numpy(), sprt)
+        result = sequential_test(block_scores(t, agent, rival).to_numpy(), plan.sprt)
         if result.decision != "continue" or blocks >= max_blocks:
             return t, result
         blocks = min(max_blocks, blocks + batch)
@@ -226,18 +251,14 @@ def duel_study(
     budgets_ms: Sequence[float],
     folder: str | Path,
     *,
-    sprt: SPRT = DEFAULT_SPRT,
-    batch: int = 2,
-    max_blocks: int = 2,
+    plan: DuelPlan = DEFAULT_PLAN,
     opening_plies: int = 8,
     seed: int = 0,
-    workers: int | None = None,
-    progress: bool = True,
     game: str = "chameleon",
     game_params: Mapping[str, Any] | None = None,
 ) -> tuple[Tables, pd.DataFrame]:
-    """Every claim at every player count and budget (:func:`run_duel`) of ``game``
-    with ``game_params`` (:func:`duel_session`); all games' tables (with
+    """Every claim at every player count and budget (:func:`run_duel`, as ``plan``
+    says) of ``game`` with ``game_params`` (:func:`duel_session`); all games' tables (with
     ``players``, ``budget_ms``, ``claim`` columns) and one row per duel: the SPRT's
     decision, blocks to it and blocks played, each side's median and largest
     milliseconds a move, the block scores.
@@ -254,11 +275,10 @@ def duel_study(
         for p in players
         for b in budgets_ms
     ]  # fmt: skip
-    common = {"sprt": sprt, "batch": batch, "workers": workers, "progress": progress}
-    _play_in_rounds([d[3] for d in duels], folder, max_blocks=max_blocks, **common)
+    _play_in_rounds([d[3] for d in duels], folder, plan)
     parts, rows = [], []
     for claim, p, b, session in duels:
-        t, result = run_duel(session, folder, max_blocks=max_blocks, **common)
+        t, result = run_duel(session, folder, plan)
         label = {"players": int(p), "budget_ms": float(b), "claim": claim.text}
         for df in (t.games, t.seats, t.moves):
             df[list(label)] = pd.DataFrame([label] * len(df), index=df.index)
@@ -267,20 +287,18 @@ def duel_study(
     return concat_tables(parts), pd.DataFrame(rows)
 
 
-def _play_in_rounds(
-    sessions: Sequence[Session], folder: str | Path, *, max_blocks: int, batch: int, **kw: Any
-) -> None:
-    """Bring every duel of ``sessions`` to its decision ``batch`` blocks a round: round
-    r plays each still undecided duel up to ``r * batch`` blocks (:func:`run_duel`
+def _play_in_rounds(sessions: Sequence[Session], folder: str | Path, plan: DuelPlan) -> None:
+    """Bring every duel of ``sessions`` to its decision ``plan.batch`` blocks a round:
+    round r plays each still undecided duel up to ``r * batch`` blocks (:func:`run_duel`
     resumes its records and checks its SPRT after every ``batch`` blocks, so the
     stopping block is the one a duel played alone reaches)."""
     undecided = list(sessions)
     cap = 0
-    while undecided and cap < max_blocks:
-        cap = min(max_blocks, cap + batch)
+    while undecided and cap < plan.max_blocks:
+        cap = min(plan.max_blocks, cap + plan.batch)
         still = []
         for session in undecided:
-            _, result = run_duel(session, folder, max_blocks=cap, batch=batch, **kw)
+            _, result = run_duel(session, folder, dataclasses.replace(plan, max_blocks=cap))
             if result.decision == "continue":
                 still.append(session)
         undecided = still

@@ -33,8 +33,7 @@ from ..games.registry import resolve_params as _resolve
 from ..tournament.designs import opening_suite
 from .beyond import LADDER_AGENTS
 from .efficiency import nodes_per_depth, pruning
-from .headtohead import DEFAULT_SPRT, Claim, claim_verdicts, concat_tables, duel_study
-from .sequential import SPRT
+from .headtohead import DEFAULT_PLAN, Claim, DuelPlan, claim_verdicts, concat_tables, duel_study
 
 #: The games of the findings (the papers' Blokus is not in the library).
 GAMES = ("rolit", "chinesecheckers", "focus")
@@ -165,17 +164,14 @@ def findings_study(
     folder: str | Path,
     *,
     game_params: Mapping[str, Mapping[str, Any]] | None = None,
-    sprt: SPRT = DEFAULT_SPRT,
-    batch: int = 2,
-    max_blocks: int = 2,
+    plan: DuelPlan = DEFAULT_PLAN,
     opening_plies: int = 4,
     alpha: float = 0.05,
     seed: int = 0,
-    workers: int | None = None,
-    progress: bool = True,
 ) -> tuple[Any, pd.DataFrame]:
     """Every finding of every game in ``games`` at every player count and budget,
-    head to head (:func:`~.headtohead.duel_study`, records in ``folder / game``), and
+    head to head as ``plan`` says (:func:`~.headtohead.duel_study`, records in
+    ``folder / game``), and
     the verdicts (:func:`~.headtohead.claim_verdicts`) with Holm's correction across
     all the duels of all the games; the games' tables and the verdicts, each row
     with its ``game`` and the finding's ``found``."""
@@ -185,8 +181,7 @@ def findings_study(
         findings = findings_on(game)
         t, duels = duel_study(
             [f.claim() for f in findings], paper_agents(game), players, budgets_ms,
-            Path(folder) / game, sprt=sprt, batch=batch, max_blocks=max_blocks,
-            opening_plies=opening_plies, seed=seed, workers=workers, progress=progress,
+            Path(folder) / game, plan=plan, opening_plies=opening_plies, seed=seed,
             game=game, game_params=game_params.get(game, {}),
         )  # fmt: skip
         found = {f.text: f.found for f in findings}

@@ -31,7 +31,7 @@ import pandas as pd
 
 from ..files import atomic_write_text
 from .output import provenance
-from .summary import repeated_games
+from .summary import SIDE_FIGURES, repeated_games
 
 #: The runs of the research profile, oldest first.
 RUNS = "runs.json"
@@ -85,6 +85,19 @@ def last_run(folder: str | Path, notebook: str) -> dict[str, Any]:
     return runs[-1]
 
 
+def _plan(q: dict[str, Any], batch: str = "batch") -> Any:
+    """The duel plan a logged run with parameters ``q`` followed (its SPRT bounds and
+    error rates, its ``batch`` parameter and ``max_blocks``), replayed on one worker
+    without a progress bar."""
+    from .headtohead import DuelPlan
+    from .sequential import SPRT
+
+    sprt = SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=q["alpha"], beta=q["beta"])
+    return DuelPlan(
+        sprt=sprt, batch=q[batch], max_blocks=q["max_blocks"], workers=1, progress=False
+    )
+
+
 def recompute_beyond(
     parameters: dict[str, Any], records_dir: str | Path
 ) -> dict[str, pd.DataFrame]:
@@ -95,7 +108,6 @@ def recompute_beyond(
     from ..tournament import records_only
     from .beyond import CLAIMS, LADDER_AGENTS, ladder_ratings, ladder_study
     from .headtohead import claim_verdicts, duel_study
-    from .sequential import SPRT
 
     q = parameters
     ladder = {name: LADDER_AGENTS[name] for name in q["agents"]}
@@ -108,8 +120,7 @@ def recompute_beyond(
         )  # fmt: skip
         _, duels = duel_study(
             tested, ladder, q["claim_players"], q["claim_budgets_ms"], records_dir,
-            sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=q["alpha"], beta=q["beta"]),
-            batch=q["batch"], max_blocks=q["max_blocks"], progress=False, **common,
+            plan=_plan(q), seed=q["seed"], opening_plies=q["opening_plies"],
         )  # fmt: skip
     return {
         "beyond_ratings": ladder_ratings(t, seed=q["seed"]),
@@ -152,7 +163,6 @@ def recompute_tuning(
     the opponent, ``tuning_verdicts``."""
     from ..tournament import records_only
     from .headtohead import claim_verdicts
-    from .sequential import SPRT
     from .spsa import SPSASpec, movement_tests, spsa
     from .tuning import TuningSpec, at_players, by_players, decide_tuned, score_noise, tune
 
@@ -188,10 +198,8 @@ def recompute_tuning(
             )
         _, duels = decide_tuned(
             results, spec.opponent, budgets, records_dir, game=q["game"],
-            algorithm=q["algorithm"],
-            sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=q["alpha"], beta=q["beta"]),
-            batch=q["batch"], max_blocks=q["max_blocks"], opening_plies=q["opening_plies"],
-            seed=q["seed"], workers=1,
+            algorithm=q["algorithm"], plan=_plan(q), opening_plies=q["opening_plies"],
+            seed=q["seed"],
         )  # fmt: skip
     out["tuning_verdicts"] = claim_verdicts(duels, alpha=q["alpha"], seed=q["seed"])
     return out
@@ -211,7 +219,6 @@ def recompute_learning(
     from ..tournament import records_only
     from .accuracy import accuracy, compare, solved_positions
     from .headtohead import claim_verdicts
-    from .sequential import SPRT
     from .tdleaf import TDLeafSpec, train
     from .tuning import decide
     from .valuenet import NetSpec, train_net
@@ -260,10 +267,8 @@ def recompute_learning(
         for label, name in contenders.items():
             duels.append(decide(
                 name, opponent, budgets, records, game=spec.game, algorithm="alphabeta",
-                players=2, sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=level,
-                                     beta=q["beta"]),
-                batch=q["duel_batch"], max_blocks=q["max_blocks"],
-                opening_plies=spec.opening_plies, seed=spec.seed, label=label, workers=1,
+                players=2, plan=_plan({**q, "alpha": level}, batch="duel_batch"),
+                opening_plies=spec.opening_plies, seed=spec.seed, label=label,
             )[1])  # fmt: skip
     tables["learning_verdicts"] = claim_verdicts(
         pd.concat(duels, ignore_index=True), alpha=level, seed=q["seed"]
@@ -279,17 +284,14 @@ def recompute_papers(
     ``parameters`` (its logged ones), playing no game."""
     from ..tournament import records_only
     from .papers import findings_params, findings_study, findings_table
-    from .sequential import SPRT
 
     q = parameters
     game_params = findings_params({g: q[g] for g in ("chinesecheckers", "focus") if g in q})
     with records_only():
         t, verdicts = findings_study(
             q["games"], q["players"], q["budgets_ms"], Path(records_dir) / "papers",
-            game_params=game_params,
-            sprt=SPRT(elo0=q["elo0"], elo1=q["elo1"], alpha=q["alpha"], beta=q["beta"]),
-            batch=q["batch"], max_blocks=q["max_blocks"], opening_plies=q["opening_plies"],
-            alpha=q["alpha"], seed=q["seed"], workers=1, progress=False,
+            game_params=game_params, plan=_plan(q), opening_plies=q["opening_plies"],
+            alpha=q["alpha"], seed=q["seed"],
         )  # fmt: skip
     return {"papers_findings": findings_table(verdicts, q["margin_elo"], t)}
 
@@ -640,12 +642,7 @@ def _mended_lines(table: pd.DataFrame, margin: float) -> list[str]:
             ),
         }
     )  # fmt: skip
-    for column, label in (
-        ("depth_median", "median depth"),
-        ("clock_median_ms", "median ms a move"),
-        ("clock_max_ms", "largest ms a move"),
-        ("max_overshoot_ms", "largest overshoot, ms"),
-    ):
+    for column, label in SIDE_FIGURES.items():
         if f"plain_{column}" in table:
             shown[f"{label} (plain / mended)"] = (
                 table[f"plain_{column}"].map("{:g}".format) + " / "

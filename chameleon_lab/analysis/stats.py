@@ -143,23 +143,30 @@ def by_seat(t: Tables, confidence: float = 0.95) -> tuple[pd.DataFrame, pd.DataF
 
 
 def time_per_move(
-    moves: pd.DataFrame, by: str | list[str] = "agent", budget: str | None = "budget_ms"
+    moves: pd.DataFrame,
+    by: str | list[str] = "agent",
+    budget: str | None = "budget_ms",
+    clock: str = "time_ms",
 ) -> pd.DataFrame:
     """Each agent's milliseconds a move: median, 99th percentile and largest, and where
     a ``budget`` column gives the budget a move, the share of moves over it and the
     largest overshoot, so a comparison of searches is not one of overshoots.
 
     Random moves (``random``) are left out; a ``budget`` of None or a column the table
-    lacks leaves the budget columns out."""
+    lacks leaves the budget columns out. A move without a budget (NaN: a depth-mode
+    move among timed ones) is kept, its budget figures NaN. ``clock`` names the column
+    of milliseconds (the original's emulated clock: see
+    :func:`chameleon_lab.analysis.summary.session_summary`)."""
     by = [by] if isinstance(by, str) else list(by)
     df = moves[~moves["random"].astype(bool)] if "random" in moves else moves
     has_budget = budget is not None and budget in df
     keys = [*by, budget] if has_budget and budget not in by else by
-    grouped = df.groupby(keys, observed=True, sort=True)["time_ms"]
+    grouped = df.groupby(keys, observed=True, sort=True, dropna=False)[clock]
     out = grouped.agg(moves="size", median_ms="median", p99_ms=lambda x: x.quantile(0.99),
                       max_ms="max").reset_index()  # fmt: skip
     if has_budget:
-        over = df["time_ms"] > df[budget]
-        out["share_over_budget"] = over.groupby([df[k] for k in keys], observed=True).mean().values
+        over = (df[clock] > df[budget]).astype(float).where(df[budget].notna())
+        share = over.groupby([df[k] for k in keys], observed=True, dropna=False).mean()
+        out["share_over_budget"] = share.to_numpy()
         out["max_overshoot_ms"] = out["max_ms"] - out[budget]
     return out

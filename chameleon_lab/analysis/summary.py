@@ -35,6 +35,7 @@ import pandas as pd
 
 from ..games.chameleon.clock import original_clock_ms
 from ..tournament.records import Tables
+from .stats import time_per_move
 
 SUMMARY_COLUMNS = [
     "session",
@@ -57,8 +58,13 @@ SUMMARY_COLUMNS = [
 ]
 #: The figures of a session summary that say how a side searched and what it spent,
 #: carried beside a comparison's wins (a search that won by overrunning its budget
-#: would not be the better search).
-SIDE_FIGURES = ("depth_median", "clock_median_ms", "clock_max_ms", "max_overshoot_ms")
+#: would not be the better search), each with its words in a table's header.
+SIDE_FIGURES = {
+    "depth_median": "median depth",
+    "clock_median_ms": "median ms a move",
+    "clock_max_ms": "largest ms a move",
+    "max_overshoot_ms": "largest overshoot, ms",
+}
 _FIGURES = {"time_avg_ms": 0, "time_median_ms": 0, "depth_avg": 2, "depth_median": 2}
 
 
@@ -126,19 +132,24 @@ def _timing(moves: pd.DataFrame, meta: pd.DataFrame) -> pd.DataFrame:
         ticks = original_clock_ms(nodes, searched["pawns"], searched["node_rate"])
         clock_ms = clock_ms.where(~emulated, pd.Series(ticks, index=searched.index))
     timed = meta["mode_value"].astype(float).where(meta["mode"] == "time")
-    budget = searched["session_id"].map(timed)
     frame = searched.assign(
         clock_ms=clock_ms,
         original=False if emulated is None else emulated,
-        over=(clock_ms > budget).astype(float).where(budget.notna()),
-        overshoot=clock_ms - budget,
+        budget=searched["session_id"].map(timed),
     )
-    return frame.groupby(["session_id", "agent"], sort=False).agg(
-        original=("original", "any"),
-        clock_median_ms=("clock_ms", "median"),
-        clock_max_ms=("clock_ms", "max"),
-        over_budget=("over", "mean"),
-        max_overshoot_ms=("overshoot", "max"),
+    keys = ["session_id", "agent"]
+    figures = time_per_move(frame, by=keys, budget="budget", clock="clock_ms")
+    original = frame.groupby(keys, sort=False)["original"].any().rename("original")
+    return (
+        figures.set_index(keys)
+        .join(original)
+        .rename(
+            columns={
+                "median_ms": "clock_median_ms",
+                "max_ms": "clock_max_ms",
+                "share_over_budget": "over_budget",
+            }
+        )
     )
 
 

@@ -62,8 +62,15 @@ from ..games.weighted import check_features, features_of, weighted_heuristic
 from ..runlog import append_line, read_run_log
 from ..tournament import Session, Tables, run_session, session_records, tables
 from ..tournament.designs import draw_seed
-from .headtohead import DEFAULT_SPRT, Claim, concat_tables, duel_row, duel_session, run_duel
-from .sequential import SPRT
+from .headtohead import (
+    DEFAULT_PLAN,
+    Claim,
+    DuelPlan,
+    concat_tables,
+    duel_row,
+    duel_session,
+    run_duel,
+)
 from .stats import game_points, win_rates
 
 #: The thesis's four heuristics of Chameleon Chess (table 5.2), the opponents of
@@ -657,22 +664,20 @@ def decide(
     game: str = "chameleon",
     algorithm: str = "paranoid",
     players: int = 2,
-    sprt: SPRT = DEFAULT_SPRT,
-    batch: int = 2,
-    max_blocks: int = 2,
+    plan: DuelPlan = DEFAULT_PLAN,
     opening_plies: int = 4,
     seed: int = 0,
     label: str = "tuned",
-    **run: Any,
 ) -> tuple[Tables, pd.DataFrame]:
     """``heuristic`` (the tuned one, ``label`` in the records and the claim: "the
     ``label`` heuristic is stronger than ``opponent``") against ``opponent`` head to
     head, the same search
     both sides, once per budget of ``budgets`` (``{"depth": 2}``: equal depth,
     ``{"time_ms": 10}``: equal time, where a heuristic that costs more searches less
-    deep): balanced blocks of distinct openings at ``players`` seats, played until the
-    SPRT decides or ``max_blocks`` (:func:`~chameleon_lab.analysis.headtohead.run_duel`,
-    records in ``records``; ``run``: ``workers``, ``progress``). The games' tables and
+    deep): balanced blocks of distinct openings at ``players`` seats, played as ``plan``
+    says until its SPRT decides or ``plan.max_blocks``
+    (:func:`~chameleon_lab.analysis.headtohead.run_duel`, records in ``records``). The
+    games' tables and
     one row per budget as :func:`~chameleon_lab.analysis.headtohead.duel_study` gives
     them, for :func:`~chameleon_lab.analysis.headtohead.claim_verdicts`."""
     registry = get_game(game).heuristics
@@ -694,7 +699,7 @@ def decide(
             label, opponent, agents, players=players, budget_ms=None,
             opening_plies=opening_plies, seed=seed, game=game,
         )  # fmt: skip
-        t, result = run_duel(session, records, sprt=sprt, batch=batch, max_blocks=max_blocks, **run)
+        t, result = run_duel(session, records, plan)
         said = ", ".join(f"{v:g} ms" if k == "time_ms" else f"{k} {v}" for k, v in budget.items())
         parts.append(t)
         rows.append(duel_row(claim, players, budget.get("time_ms"), said, t, result))
@@ -707,8 +712,7 @@ def against(
     *,
     game: str = "chameleon",
     algorithm: str = "paranoid",
-    depth: int | None = None,
-    time_ms: float | None = None,
+    budget: Mapping[str, float] | None = None,
     templates: Sequence[str] | None = None,
     repetitions: int = 10,
     opening_plies: int = 4,
@@ -719,7 +723,8 @@ def against(
 ) -> pd.DataFrame:
     """``heuristic`` against each of ``opponents`` with the same search and budget.
 
-    Exactly one of ``depth`` (equal depth) and ``time_ms`` (equal time per move). One
+    ``budget`` is one of ``{"depth": D}`` (equal depth) and ``{"time_ms": T}`` (equal
+    time per move). One
     session per opponent (``NAME-vs-OPPONENT``): every template (default
     :func:`default_templates`) ``repetitions`` times from random openings of
     ``opening_plies`` plies, kept in ``records`` (a folder) if given. ``run`` is how to
@@ -728,15 +733,15 @@ def against(
     losses of ``heuristic``, its win rate with a 95 % Wilson interval and its share of
     points.
     """
-    if (depth is None) == (time_ms is None):
+    if not isinstance(budget, Mapping) or len(budget) != 1 or set(budget) - {"depth", "time_ms"}:
         raise ValueError(
-            f"give exactly one of depth and time_ms, got depth={depth!r}, time_ms={time_ms!r}"
+            f"budget must be one of {{'depth': D}} and {{'time_ms': T}}, got {budget!r}"
         )
     if isinstance(opponents, str) or not opponents:
         raise ValueError(f"opponents must be a list of heuristic names, got {opponents!r}")
     registry = get_game(game).heuristics
     own = registry.get(heuristic)
-    budget = {"depth": depth} if depth is not None else {"time_ms": time_ms}
+    budget = dict(budget)
     templates = tuple(default_templates(game) if templates is None else templates)
     templates = check_templates(templates)
     rows = []
@@ -762,7 +767,9 @@ def against(
             {
                 "heuristic": own.name,
                 "opponent": opp,
-                "budget": f"depth {depth}" if depth is not None else f"{time_ms:g} ms",
+                "budget": f"depth {budget['depth']}"
+                if "depth" in budget
+                else f"{budget['time_ms']:g} ms",
                 "games": int(row["games"]),
                 "wins": int(row["wins"]),
                 "draws": int(row["draws"]),
