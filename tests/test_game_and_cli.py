@@ -188,11 +188,13 @@ def test_bench_papers_measures_every_multiplayer_search_and_refuses_other_games(
     lines = capsys.readouterr().out.splitlines()
     for players in (3, 4):
         rows = [line.split() for line in lines if line.startswith(f"chinesecheckers-{players}p")]
-        assert [r[1] for r in rows] == ["perft", "maxn", "maxnis", "paranoid", "maxnsp", "brs",
-                                        "mcts"]  # fmt: skip
+        # every multi-player search of the registry, none named in the benchmark
+        assert [r[1] for r in rows] == ["perft", "maxn", "maxnis", "paranoid", "hypermax",
+                                        "maxnsp", "brs", "brsplus", "mcts"]  # fmt: skip
         leaves = get_game("chinesecheckers", players=players).start().perft(4)
         assert rows[0][3] == f"{leaves:,}"
-        assert all(int(r[3].replace(",", "")) >= 14 for r in rows[1:6])
+        assert all(int(r[3].replace(",", "")) >= 14 for r in rows[1:8])
+        assert rows[8][2] == "2000" and int(rows[8][4].replace(",", "")) >= 2000
     assert main(["bench", "papers", "--games", "chess"]) == 2
     assert "'chess' is not benchmarked here; choose from chameleon" in capsys.readouterr().err
 

@@ -2,12 +2,13 @@
 beside Chameleon Chess's.
 
 For Chameleon Chess, Rolit, Chinese Checkers and Focus with three and four players: perft
-positions per second from the start, then nodes per second and the nodes of each
-multi-player search of the registry (MaxN, MaxN-IS, Paranoid, speculative MaxN, BRS)
-at a fixed depth on fixed positions (the start and seeded random openings, the same
-for every search), and MCTS's iterations per second. Times exclude compilation (each
-search runs once before it is timed) and are the searches' own
-(``RootResult.seconds``).
+positions per second from the start, then nodes per second and the nodes of every
+multi-player search of the registry (:func:`searches`: MaxN, MaxN-IS, Paranoid,
+Hypermax, speculative MaxN, BRS, BRS+ today; a new entry is benchmarked without a line
+here) at a fixed depth on fixed positions (the start and seeded random openings, the
+same for every search), and those that take no depth (MCTS) at 2,000 iterations a
+position. Times exclude compilation (each search runs once before it is timed) and are
+the searches' own (``RootResult.seconds``).
 """
 
 from __future__ import annotations
@@ -28,8 +29,21 @@ GAMES: tuple[tuple[str, dict[str, Any], int], ...] = (
     ("focus", {"players": 3}, 4),
     ("focus", {"players": 4}, 4),
 )
-#: The searches compared at a fixed depth.
-SEARCHES: tuple[str, ...] = ("maxn", "maxnis", "paranoid", "maxnsp", "brs")
+#: Iterations a position of the searches that take no depth (MCTS).
+ITERATIONS = 2000
+
+
+def searches() -> list[tuple[str, str]]:
+    """``(algorithm, budget)`` of every search of the registry that plays games of more
+    than two players, in the registry's order: ``"depth"`` where it takes a depth,
+    else ``"iterations"`` (MCTS)."""
+    from ..search.registry import ALGORITHMS
+
+    return [
+        (a.name, "depth" if "depth" in a.budgets else "iterations")
+        for a in ALGORITHMS.values()
+        if not a.two_player and ("depth" in a.budgets or "iterations" in a.budgets)
+    ]
 
 
 def _label(name: str, params: dict[str, Any]) -> str:
@@ -38,21 +52,20 @@ def _label(name: str, params: dict[str, Any]) -> str:
 
 
 def search_rows(name: str, params: dict[str, Any], depth: int, count: int) -> list[Row]:
-    """Each search of :data:`SEARCHES` at ``depth`` on :func:`.games.bench_positions`, then
-    MCTS with 2,000 iterations a position (its nodes are its iterations)."""
+    """Each search of :func:`searches` at ``depth`` (or :data:`ITERATIONS` iterations) on
+    :func:`.games.bench_positions` (MCTS counts the positions its iterations visit)."""
     positions = bench_positions(name, params, count)
     label = _label(name, params)
     rows = []
-    for algorithm in (*SEARCHES, "mcts"):
-        budget = {"iterations": 2000} if algorithm == "mcts" else {"depth": depth}
-        search(positions[0], algorithm, **({"iterations": 10} if algorithm == "mcts"
-                                           else {"depth": 1}))  # fmt: skip
+    for algorithm, kind in searches():
+        budget = {"depth": depth} if kind == "depth" else {"iterations": ITERATIONS}
+        search(positions[0], algorithm, **{kind: 1 if kind == "depth" else 10})  # compile
         nodes, seconds = 0, 0.0
         for pos in positions:
             result = search(pos, algorithm, **budget)
             nodes += result.nodes
             seconds += result.seconds
-        setting = "mcts 2000 it" if algorithm == "mcts" else f"{algorithm} d{depth}"
+        setting = f"{algorithm} d{depth}" if kind == "depth" else f"{algorithm} {ITERATIONS} it"
         rows.append(Row(label, setting, nodes, seconds))
     return rows
 

@@ -69,7 +69,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     nrun.add_argument(
         "--profile",
         default="quick",
-        help="quick (about 3 min on 2 cores once compiled, 9 from a fresh clone), full "
+        help="quick (about 4 min on 2 cores once compiled, 9 from a fresh clone), full "
         "(hours) or research (the decided comparisons, into research/; days: use --only)",
     )
     nrun.add_argument("--only", action="append", metavar="NAME", help="only this notebook")
