@@ -105,3 +105,42 @@ def test_bad_arguments_exit_2():
     assert run(["perft", "-1"], []).returncode == 2
     assert run(["perft", "two"], []).returncode == 2
     assert run(["frobnicate"], []).returncode == 2
+
+
+def test_choose_normalises_maxn_and_maxnis_whatever_it_is_given():
+    """CONTRACT.md: ``normalize`` matters for paranoid and hypermax only (maxn and maxnis
+    always normalise, as the original had no switch for them): the registry marks
+    exactly those two, and a choose line answers with the normalised search's move
+    whatever flag it carries, at a position where MaxN without normalisation moves
+    otherwise."""
+    import random
+
+    from chameleon_lab.conformance import answer_choose
+    from chameleon_lab.search.registry import ALGORITHMS
+    from chameleon_lab.thesis.driver import thesis_search
+
+    assert {a.name for a in ALGORITHMS.values() if a.normalize_always} == {"maxn", "maxnis"}
+    rng = random.Random(1)  # 20 random plies of three players (found by trying seeds)
+    position = Position.start(rng.choice(["RGY", "RGYB"]))
+    for _ in range(rng.randrange(2, 30)):
+        position = rng.choice(position.successors())
+    search = {"depth": 2, "heuristic": "pawns10roles"}
+    normalised = thesis_search(position, "maxn", normalize=True, **search).index
+    assert thesis_search(position, "maxn", normalize=False, **search).index != normalised
+    query = {"state": position.to_legacy(), "eval": "pawns10roles", "depth": 2}
+    for algorithm in ("maxn", "maxnis"):
+        answer = thesis_search(position, algorithm, normalize=True, **search).index
+        for flag in ({"normalize": False}, {"normalize": True}, {}):
+            got = answer_choose({**query, "algorithm": algorithm, **flag})
+            assert got["index"] == answer, (algorithm, flag)
+
+
+@pytest.mark.parametrize(
+    ("algorithm", "words"),
+    [(5, "algorithm must be a name such as 'maxn', got 5"), ("maxm", "unknown algorithm 'maxm'")],
+)
+def test_choose_refuses_an_algorithm_it_does_not_know(algorithm, words):
+    query = {"state": GOOD, "algorithm": algorithm, "eval": "pawns", "depth": 1}
+    proc = run(["choose"], [json.dumps(query)])
+    assert proc.returncode == 2 and proc.stderr.startswith("line 1: ")
+    assert words in proc.stderr

@@ -208,6 +208,7 @@ def answer_perft(obj: Any, depth: int) -> int:
 
 def answer_choose(obj: Any) -> dict[str, Any]:
     """The successor the thesis-compatible algorithm picks in depth mode, and its index."""
+    from ..search.registry import get_algorithm
     from ..thesis.driver import thesis_search
 
     if not isinstance(obj, dict):
@@ -221,8 +222,11 @@ def answer_choose(obj: Any) -> dict[str, Any]:
     if not isinstance(normalize, bool):
         raise ValueError(f"normalize must be true or false, got {normalize!r}")
     algorithm = obj["algorithm"]
-    # maxn and maxnis always normalise; the flag matters for paranoid and hypermax only
-    norm = True if algorithm in ("maxn", "maxnis") else normalize
+    if not isinstance(algorithm, str):
+        raise ValueError(f"algorithm must be a name such as 'maxn', got {algorithm!r}")
+    # the original had no switch for some (MaxN and MaxN-IS always normalise): the
+    # registry says which
+    norm = True if get_algorithm(algorithm).normalize_always else normalize
     result = thesis_search(
         position, algorithm, depth=obj["depth"], heuristic=obj["eval"], normalize=norm
     )
