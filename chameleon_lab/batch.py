@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .analysis.output import RUN_ENV
+from .lanes import check_lanes
 from .workbench import NOTEBOOKS, THESIS_FOUR, check_choice, notebook_dir, project_path
 
 PROFILES: dict[str, dict[str, dict[str, Any]]] = {
@@ -495,8 +496,7 @@ def run_batch(
     )
     packed = profile == "research"
     lanes = default_lanes(profile) if lanes is None else lanes
-    if isinstance(lanes, bool) or not isinstance(lanes, int) or lanes < 1:
-        raise ValueError(f"lanes must be a whole number >= 1, got {lanes!r}")
+    check_lanes(lanes)
     if packed and lanes > 1:
         raise ValueError(
             "the research profile runs one notebook at a time (its records are packed "

@@ -52,6 +52,12 @@ class JobFailed(RuntimeError):
         super().__init__(f"{job.name} exited with code {returncode}; the end of {job.log}:\n{tail}")
 
 
+def check_lanes(lanes: object) -> None:
+    """``ValueError`` unless ``lanes`` is a whole number of at least one."""
+    if isinstance(lanes, bool) or not isinstance(lanes, int) or lanes < 1:
+        raise ValueError(f"lanes must be a whole number >= 1, got {lanes!r}")
+
+
 def run_lanes(
     jobs: Sequence[Job], lanes: int, *, progress: bool = True, desc: str = "jobs", poll: float = 0.2
 ) -> list[tuple[str, float]]:
@@ -60,8 +66,7 @@ def run_lanes(
     first job that failed, once the running ones have ended."""
     from tqdm.auto import tqdm
 
-    if isinstance(lanes, bool) or not isinstance(lanes, int) or lanes < 1:
-        raise ValueError(f"lanes must be a whole number >= 1, got {lanes!r}")
+    check_lanes(lanes)
     waiting = list(jobs)
     running: dict[str, tuple[Job, subprocess.Popen, float]] = {}
     done: list[tuple[str, float]] = []
