@@ -111,10 +111,10 @@ def test_every_games_protocol_functions_take_no_references(name):
 
 
 def test_the_suite_scores_its_leaves_inline_and_orders_by_a_call():
-    # the leaves' scoring (the sibling _leaf_value) is small enough for LLVM to inline
-    # it; a call per leaf would cost the loop what it saved over recursion. static_key
-    # stays a function of its own (see twoplayer.static_key); the parts marked inlined
-    # (twoplayer._enter, _key_moves) are compiled into the node function
+    # the leaves' scoring (the sibling _leaf_value) is inlined: a call per leaf would
+    # cost the loop what it saved over recursion. static_key stays a function of its own
+    # (see twoplayer.static_key); the parts marked inlined (twoplayer._leaf_value,
+    # _enter, _key_moves) are compiled into the node function
     game = get_game("tictactoe")
     search(game.start(), "alphabeta", depth=2)
     root = _fresh(TP.ab_root, ops_of(game), leaf_evaluator(game, None),

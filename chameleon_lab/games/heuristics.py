@@ -39,7 +39,7 @@ BUILT_ON_USE = {
 }
 
 
-@njit(cache=True, inline="always")  # inlined into the searches' leaves: no reference counts
+@njit(cache=True, forceinline=True)  # inlined into the searches' leaves: no reference counts
 def normalize(v: np.ndarray) -> None:
     """Divide every entry by ``v0 + v1 + v2 + v3`` (summed in that order), in place."""
     total = v[0] + v[1] + v[2] + v[3]

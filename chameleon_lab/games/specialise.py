@@ -23,7 +23,15 @@ its module and name, a copy by its tag, a constant by its value), in index and d
 files of its own (``_BoundCache``). The cache folder is kept per version of the
 package's sources (:mod:`chameleon_lab.compiled_cache`), so a tag never outlives the
 code it names. A copy that binds anything else (a researcher's heuristic written in a
-notebook, whose code the tag cannot name) is compiled in each process, as before."""
+notebook, whose code the tag cannot name) is compiled in each process, as before.
+
+Inlining: the games' functions and the searches' small helpers are compiled with
+``forceinline=True`` (LLVM's ``alwaysinline``): LLVM copies them into their callers in
+the pass numba runs before it prunes reference counts, so an array handed to them costs
+no atomic count (see "Speed" in :mod:`chameleon_lab.games.chameleon.kernel`). numba's
+``inline="always"``, used before, copies a function's IR into each caller before typing
+it: the same machine code, node counts and speed, at about three times the compile time
+(``docs/benchmarks.md``, "Compiled code")."""
 
 from __future__ import annotations
 
@@ -96,10 +104,12 @@ _STUBBED = frozenset(
 
 
 def inlined(template: Callable) -> Callable:
-    """Mark a sibling template to be compiled into its callers (numba's
-    ``inline="always"``) instead of called: a part of a node function written apart so
-    a reader can hold it, which costs no call per node. Leave unmarked what is better
-    called than copied (see :func:`chameleon_lab.search.twoplayer.static_key`)."""
+    """Mark a sibling template to be compiled into its callers (``forceinline``, see
+    "Inlining" above) instead of called: a part of a node function written apart so a
+    reader can hold it, which costs no call per node. Leave unmarked what is better
+    called than copied (see :func:`chameleon_lab.search.twoplayer.static_key`): an
+    unmarked copy is compiled with ``forceinline=False``, since numba hands the flag on
+    to the functions an inlined one calls."""
     _python_function(template).__chameleon_inline__ = True
     return template
 
@@ -383,8 +393,9 @@ def specialise(
             # of this process: a copy loaded from another process's cache could bear
             # the name of a copy compiled here and be linked to it
             copy.__qualname__ = f"{py.__qualname__}__{copy.__chameleon_tag__}"
-        inline = {"inline": "always"} if _is_inlined(fn) else {}
-        dispatcher = njit(**options, **inline)(copy)
+        # explicitly False unless marked: numba's forceinline is inherited by the
+        # functions an inlined one calls, which would inline what is kept a call
+        dispatcher = njit(**{"forceinline": _is_inlined(fn), **options})(copy)
         if tag is not None:
             dispatcher._cache = _BoundCache(copy)  # what numba's enable_caching() sets
             _TAGS[id(dispatcher)] = copy.__chameleon_tag__

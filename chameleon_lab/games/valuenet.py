@@ -217,7 +217,7 @@ def load_net(path: str | Path, game: str | None = None, players: int | None = No
                     float(arrays["b2"]), head["activation"], head.get("meta", {}))  # fmt: skip
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _row_sum(row: np.ndarray, board: int) -> float:
     """The sum of ``row``'s entries at the set bits of ``board``."""
     total = 0.0

@@ -102,7 +102,7 @@ def leaf_function(
             "MIN_UTILITY": float(min_utility),
             "IN_GAME": mask,
         },
-        inline="always",
+        forceinline=True,
     )
     _LEAF_FUNCTIONS[memo] = (leaf, ops, heuristic_fn)  # keeps the ids unique
     return leaf
@@ -350,7 +350,7 @@ def no_returns(state: np.ndarray, out: np.ndarray) -> None:
         out[q] = 0.0
 
 
-@njit(cache=True, inline="always")  # inlined: the branch it answers folds away
+@njit(cache=True, forceinline=True)  # inlined: the branch it answers folds away
 def no_after_move(state: np.ndarray, move: int, out: np.ndarray) -> bool:
     """The incremental form of a leaf evaluation that has none: never answers, so the
     search makes every move it scores."""

@@ -51,7 +51,7 @@ than half the time (see "Speed" in :mod:`chameleon_lab.games.chameleon.kernel`).
 tables belong to the driver and outlive the search, so nothing needs the counts; the
 price is that the node functions may not allocate (numba refuses to compile them with
 "NRT required but not enabled"), so rows are copied element by element, never as
-slices. The small helpers are inlined (``inline="always"``) so that they, too, run
+slices. The small helpers are inlined (``forceinline=True``) so that they, too, run
 without reference counts. A node one ply above the depth limit scores its children
 in its own loop (make, evaluate, take back) instead of calling itself for each leaf:
 the same counts and values, without a recursive call per leaf. There a leaf is scored
@@ -145,7 +145,7 @@ def now_ns() -> int:
     return t
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def out_of_budget(ictl: np.ndarray) -> bool:
     """Whether a budget is spent; sets the abort flag so every level unwinds."""
     if ictl[C_ABORTED]:
@@ -162,7 +162,7 @@ def out_of_budget(ictl: np.ndarray) -> bool:
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _pv_take(pv: np.ndarray, ictl: np.ndarray, ply: int, move: int) -> None:
     """The principal variation at ``ply`` becomes ``move`` followed by the child's."""
     pv[ply, ply] = move
@@ -172,7 +172,7 @@ def _pv_take(pv: np.ndarray, ictl: np.ndarray, ply: int, move: int) -> None:
     ictl[PV_LEN + ply] = max(end, ply + 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _select(keys: np.ndarray, perm: np.ndarray, ply: int, k: int, n: int) -> None:
     """Move the best-keyed remaining move (first of equals) to place ``k`` (lazy
     selection sort: moves after a cut-off are never sorted)."""
@@ -189,7 +189,7 @@ def _select(keys: np.ndarray, perm: np.ndarray, ply: int, k: int, n: int) -> Non
         perm[ply, best] = u
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def tt_probe(tt_int, tt_val, ictl, h, n, depth, alpha, beta):  # numba types the tables
     """Look position ``h`` up in the transposition table (Paranoid's, Best-Reply
     Search's): returns its slot, the stored best move where it is one of the ``n``
@@ -214,7 +214,7 @@ def tt_probe(tt_int, tt_val, ictl, h, n, depth, alpha, beta):  # numba types the
     return slot, first, known, False, 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def tt_store(tt_int, tt_val, ictl, slot, h, depth, best, best_i, alpha0, beta0) -> None:
     """Store a node's fail-soft value ``best`` searched in ``(alpha0, beta0)`` with its
     best move: exact inside the window, else an upper or lower bound."""
@@ -262,13 +262,13 @@ def tables_dtype(max_moves: int, undo_size: int) -> np.dtype:
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _unpack(tables):  # numba types it: an annotation would not be read
     """The six per-ply tables of a :func:`tables_dtype` record (views, no copies)."""
     return tables.moves, tables.undo, tables.vals, tables.leaf, tables.ictl, tables.pv
 
 
-@njit(inline="always")  # not cached: it takes a function
+@njit(forceinline=True)  # not cached: it takes a function
 def _leaf(evaluate, state, leaf, p, depth, ply, norm, ictl) -> None:
     """Score a leaf into ``leaf`` and count it (and a cut by the depth limit); its
     principal variation ends here."""
@@ -279,7 +279,7 @@ def _leaf(evaluate, state, leaf, p, depth, ply, norm, ictl) -> None:
     ictl[PV_LEN + ply] = ply
 
 
-@njit(inline="always")  # not cached: it takes functions
+@njit(forceinline=True)  # not cached: it takes functions
 def _score_child(
     make, unmake, evaluate, evaluate_after, player_of, state, move, undo, leaf, ply, norm, ictl
 ) -> None:
@@ -297,13 +297,13 @@ def _score_child(
         unmake(state, undo, ply)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _paranoid_value(leaf: np.ndarray, max_player: int) -> float:
     """Paranoid's value of a score vector: ``2 * s[max_player] - (s0 + s1 + s2 + s3)``."""
     return 2.0 * leaf[max_player] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _hypermax_leaf(
     vals: np.ndarray, row: int, leaf: np.ndarray, players: np.ndarray, n_players: float
 ) -> None:
@@ -314,7 +314,7 @@ def _hypermax_leaf(
         vals[row, q] = leaf[q] - avg if players[q] else 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _child(ply: int, k: int, first: int, ictl: np.ndarray) -> int:
     """Generation index of the ``k``-th child searched: the root's order, else ``first``
     first and the others in generation order."""

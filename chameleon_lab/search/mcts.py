@@ -173,7 +173,7 @@ def _rewards(state, out, leaf, finished) -> None:  # pragma: no cover - compiled
         out[q] = max(leaf[q], 0.0) / total if total > 0 else 0.25
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _slot(move: int, mask: int) -> int:
     """The progressive-history slot of a move (a multiplicative hash)."""
     return ((move * -7046029254386353131) >> 40) & mask
@@ -225,7 +225,7 @@ def mcts_kernel(root, state, params, tree, scratch, stats):  # pragma: no cover 
     stats[ST_NODES] = used
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _clear(tree, stats) -> None:  # pragma: no cover - compiled
     """An empty tree: the root alone, unvisited and unproven; counters zero."""
     move, first, count, owner, gen, visits, value, proof, history = tree
@@ -358,7 +358,7 @@ def _expand(state, p, node, used, root_player, backup, tree, moves):  # pragma: 
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _child(node, params, tree):  # pragma: no cover - compiled
     """A child of ``node`` by UCT (+ progressive history); with the solver a proven
     win at once, and proven draws and losses never while a child is unproven."""
@@ -438,7 +438,7 @@ def _playout(state, params, scratch, stats, reward, v, nmade):  # pragma: no cov
     return nmade
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _back_up(params, tree, scratch, reward, v, plen, nmade) -> None:  # pragma: no cover
     """Add the reward to every node of the path (maxn: each player's own; paranoid and
     brs: the root player's against the rest) and to the progressive history of every
@@ -465,7 +465,7 @@ def _back_up(params, tree, scratch, reward, v, plen, nmade) -> None:  # pragma: 
             history[1, who, h] += 1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _prove(tree, path, plen, stats) -> None:  # pragma: no cover - compiled
     """The MCTS-Solver's step up the path: a node is proven when a child is a proven
     win for its mover, or when every child is proven (the best of them)."""

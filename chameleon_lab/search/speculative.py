@@ -77,7 +77,7 @@ K_HAS_BEST = 1
 K_LEVEL = 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _ancestors(vals, chain, ply: int, top: int, p: int, need: float) -> tuple[float, int]:
     """What the ancestors of the node at ``ply`` (player ``p``) hold together for their
     distinct players other than ``p``, walking up no further than ply ``top``, and the

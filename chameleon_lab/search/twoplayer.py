@@ -185,7 +185,7 @@ _SWITCH_COLUMNS = (O_PRUNE, O_ORDERING, O_PVS, O_KILLERS, O_HISTORY, O_QUIESCENC
                    C_PLAYER_A, C_PLAYER_B)  # fmt: skip
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _prepare(t, setting, n_root):
     """Make the tables ``t`` (the record) ready for a new search: counters to zero, the
     ``setting``'s stamp, switches and players into ``ctl``, killers and history cleared
@@ -224,7 +224,7 @@ def static_key(state, m, tables, ply, p):  # pragma: no cover - compiled by bind
     return 2.0 * leaf[p] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _quiet_end(ctl, depth):
     """Whether a node ``depth`` plies above the depth limit is scored as a leaf even
     though the game goes on: at or below the limit, unless quiescence searches on."""
@@ -243,7 +243,7 @@ def _leaf_value(state, leaf, ctl, ply, me, p):  # pragma: no cover - compiled by
     return 2.0 * leaf[me] - (leaf[0] + leaf[1] + leaf[2] + leaf[3])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, cut, best, best_move):
     """Store a node's value in its slot (depth-preferred: a slot of another search, of
     the same position or of a shallower one is replaced): a lower bound after a
@@ -263,7 +263,7 @@ def _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, cut, best, best_move)
         tt_val[slot] = best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _tt_probe(tt_int, tt_val, ctl, h, depth, alpha, beta):
     """The transposition table's entry for key ``h``: ``(slot, move, hit, value)``, the
     stored best move (-1: none) and whether its value, stored at this remaining
@@ -367,7 +367,7 @@ def _enter(
     return True, 0.0, p, alpha, best, n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _push(fflt, fint, ply, alpha, best, k, i, best_move, null):
     """Keep what changes as the node at ``ply`` searches its children in its frame,
     while child ``k`` (move ``i``) runs."""
@@ -379,7 +379,7 @@ def _push(fflt, fint, ply, alpha, best, k, i, best_move, null):
     fint[ply, I_NULL] = null
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _pop(fflt, fint, ply):
     """The frame of the node at ``ply``: ``(alpha, beta, alpha0, best, depth, p, n, k,
     i, slot, h, best_move, keyed, null)``."""
@@ -391,7 +391,7 @@ def _pop(fflt, fint, ply):
     )  # fmt: skip
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _cut_off(ctl, killers, history, ply, k, m, depth):
     """Count a beta cut-off by move ``m`` (the ``k``-th searched) and learn from it:
     ``m`` becomes the ply's first killer, its history grows by ``depth**2``."""
@@ -522,11 +522,11 @@ def ab_node(  # pragma: no cover - compiled by bind()
 
 
 #: The helpers :func:`ab_node` calls by name, compiled with its bindings
-#: (:func:`.core.bind`'s ``siblings``; ``_enter`` and ``_key_moves`` compiled into
-#: it, the rest called).
+#: (:func:`.core.bind`'s ``siblings``; ``_leaf_value``, ``_enter`` and ``_key_moves``
+#: compiled into it, ``static_key`` called).
 SIBLINGS = {
     "static_key": static_key,
-    "_leaf_value": _leaf_value,
+    "_leaf_value": inlined(_leaf_value),
     "_key_moves": inlined(_key_moves),
     "_enter": inlined(_enter),
 }

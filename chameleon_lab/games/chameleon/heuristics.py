@@ -39,7 +39,7 @@ moves); ``tests/test_properties.py`` checks every answer against making the move
 
 A heuristic runs at every leaf. If it calls a compiled function that is not inlined (small
 ones are; a larger helper such as ``_pawns_and_roles`` only with
-``inline="always"``), numba keeps atomic reference-count updates of the array arguments
+``forceinline=True``), numba keeps atomic reference-count updates of the array arguments
 around the call, which can cost more than the heuristic's own work (see "Speed" in
 :mod:`chameleon_lab.games.chameleon.kernel`).
 """
@@ -59,7 +59,7 @@ from . import kernel as K
 HEURISTICS = HeuristicRegistry("chameleon", default="pawns100roles")
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _pawns_and_roles_after(
     state: np.ndarray, move: int, out: np.ndarray, per_pawn: float, per_role: float
 ) -> bool:
@@ -79,19 +79,19 @@ def _pawns_and_roles_after(
     return True
 
 
-@njit(inline="always")  # inlined into the leaf loops; not cached: see _pawns_and_roles_after
+@njit(forceinline=True)  # inlined into the leaf loops; not cached: see _pawns_and_roles_after
 def count_pawns_after(state: np.ndarray, move: int, out: np.ndarray) -> bool:
     """``countPawns`` after ``move``, where it removes no pawn."""
     return _pawns_and_roles_after(state, move, out, 1.0, 0.0)
 
 
-@njit(inline="always")  # inlined into the leaf loops; not cached: see _pawns_and_roles_after
+@njit(forceinline=True)  # inlined into the leaf loops; not cached: see _pawns_and_roles_after
 def count_pawns_10_roles_after(state: np.ndarray, move: int, out: np.ndarray) -> bool:
     """``countPawns10Roles`` after ``move``, where it removes no pawn."""
     return _pawns_and_roles_after(state, move, out, 10.0, 1.0)
 
 
-@njit(inline="always")  # inlined into the leaf loops; not cached: see _pawns_and_roles_after
+@njit(forceinline=True)  # inlined into the leaf loops; not cached: see _pawns_and_roles_after
 def count_pawns_100_roles_after(state: np.ndarray, move: int, out: np.ndarray) -> bool:
     """``countPawns100Roles`` after ``move``, where it removes no pawn."""
     return _pawns_and_roles_after(state, move, out, 100.0, 1.0)
@@ -108,7 +108,7 @@ def count_pawns(state: np.ndarray, out: np.ndarray) -> None:
             out[state[K.PL + s]] += 1.0
 
 
-@njit(cache=True, inline="always")  # inlined: see the module docstring
+@njit(cache=True, forceinline=True)  # inlined: see the module docstring
 def _pawns_and_roles(state: np.ndarray, out: np.ndarray, per_pawn: float) -> None:
     """``per_pawn`` per pawn plus its role points, from the counts the kernel keeps up
     to date (``PCOUNT``, ``ROLEPTS``): the same sum as walking the pawns, without the

@@ -34,11 +34,11 @@ pairs, but only where it can follow the control flow. In :func:`make_move` the c
 :func:`update_limits`, the ``break`` in the turn-order loop and the undo entry written
 on one branch only each kept a pair alive, and those atomic calls cost more than the
 rest of the move: without them perft runs about 2.5 times as fast. Hence the helpers
-inlined by numba (``inline="always"``), the loop without ``break`` and the undo writes
-on every path. After changing :func:`make_move`, check that
-``make_move.inspect_llvm(make_move.signatures[0])`` has no ``NRT_incref`` in its first
-function. The searches' node functions follow the same rule (see
-:mod:`chameleon_lab.thesis.nodes`).
+inlined (``forceinline=True``, see "Inlining" in :mod:`chameleon_lab.games.specialise`),
+the loop without ``break`` and the undo writes on every path. After changing
+:func:`make_move`, check that ``make_move.inspect_llvm(make_move.signatures[0])`` has no
+``NRT_incref`` in its first function. The searches' node functions follow the same rule
+(see :mod:`chameleon_lab.thesis.nodes`).
 """
 
 from __future__ import annotations
@@ -126,14 +126,14 @@ def role_at(state: np.ndarray, slot: int) -> int:
     return (_FIELD_COLOUR[state[SQ + slot]] - state[KC + slot]) & 3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def role_points(state: np.ndarray, slot: int) -> int:
     """Role points of a pawn on its current square (also of a captured pawn, on the
     square it was taken on)."""
     return _ROLE_POINTS[(_FIELD_COLOUR[state[SQ + slot]] - state[KC + slot]) & 3]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _role_gain(state: np.ndarray, slot: int, origin: int, target: int) -> int:
     """Role points pawn ``slot`` gains by moving from square ``origin`` to ``target``."""
     kc = state[KC + slot]
@@ -143,7 +143,7 @@ def _role_gain(state: np.ndarray, slot: int, origin: int, target: int) -> int:
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _occupied(state: np.ndarray, count: int, low: int, high: int) -> tuple[int, int]:
     """The first and last occupied line between the limits ``low`` and ``high`` (rows:
     ``count`` = ``ROWCNT``; columns: ``COLCNT``), scanned inward: no pawn stands
@@ -160,7 +160,7 @@ def _occupied(state: np.ndarray, count: int, low: int, high: int) -> tuple[int, 
 NOT_QUIET = -1000
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _span_after(
     state: np.ndarray, count: int, low: int, high: int, origin: int, target: int
 ) -> int:
@@ -180,7 +180,7 @@ def _span_after(
     return max(high, target) - min(low, target)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def quiet_gain(state: np.ndarray, move: int) -> int:
     """The role points the mover gains by ``move`` if it removes no pawn, else
     :data:`NOT_QUIET`; without making it (for heuristics' incremental forms).
@@ -372,7 +372,7 @@ def _restore_pawn(state: np.ndarray, slot: int) -> None:
     state[COLCNT + (sq & 7)] += 1
 
 
-@njit(cache=True, inline="always")  # inlined: see "Speed" at the top
+@njit(cache=True, forceinline=True)  # inlined: see "Speed" at the top
 def update_limits(state: np.ndarray) -> None:
     """Shrink the limits to the pawns' bounding box, grown back to at least 3x3.
 
@@ -404,7 +404,7 @@ def update_limits(state: np.ndarray) -> None:
     state[MAXC] = maxc
 
 
-@njit(cache=True, inline="always")  # inlined, and no ``break``: see "Speed" at the top
+@njit(cache=True, forceinline=True)  # inlined, and no ``break``: see "Speed" at the top
 def _next_player(state: np.ndarray, p: int) -> int:
     """The next player after ``p`` in turn order who still has pawns (``p`` if none)."""
     q = _NEXT_PLAYER[p]

@@ -93,7 +93,7 @@ def new_state(players: int = 2, size: int = 4, limit: int = 400) -> np.ndarray:
     return state
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _hops(state, moves, ply, n, s, origin):
     """Append the chain-hop destinations of the piece on ``origin`` to ``moves[ply,
     n:]``, each once, breadth first; returns the new count. The piece is off its hole
@@ -128,7 +128,7 @@ def _hops(state, moves, ply, n, s, origin):
         head += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _piece_moves(state, moves, ply, n, s, origin, home):
     """Append the moves of the piece on ``origin`` (steps, then hop destinations not
     reached by a step); a piece in its ``home`` corner only to holes of it."""
@@ -157,14 +157,14 @@ def _piece_moves(state, moves, ply, n, s, origin, home):
 
 
 # ------------------------------------------------------------------ protocol
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def player_of(state: np.ndarray) -> int:
     """The player to move, or -1 once somebody has won or the moves ran out."""
     over = state[WINNER] >= 0 or state[PLY] >= state[LIMIT]
     return -1 if over else state[SIDE]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The legal moves into ``moves[ply]``: hole by hole, each piece's steps then its
     hop destinations; a pass when the mover has none; none once the game is over or
@@ -184,7 +184,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _has_won(state, corner, owner):
     """Whether ``corner`` (``owner``'s home) is full with at least one of its pieces."""
     s = state[SIZE] - 2
@@ -197,7 +197,7 @@ def _has_won(state, corner, owner):
     return own
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Play ``move`` (a piece from one hole to another, or a pass); the next player
     moves. A move filling a home decides the game (see the module doc)."""
@@ -217,7 +217,7 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     state[SIDE] = (side + 1) % state[PLAYERS]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Take back the move made by :func:`make` at ``ply``."""
     move = undo[ply, 0]
@@ -231,7 +231,7 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[SIDE] = undo[ply, 1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def pass_to(state: np.ndarray, player: int) -> int:
     """Hand the turn to ``player`` (Best-Reply Search); returns who was to move."""
     previous = state[SIDE]
@@ -239,7 +239,7 @@ def pass_to(state: np.ndarray, player: int) -> int:
     return previous
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def remaining(state: np.ndarray, player: int) -> int:
     """The steps ``player``'s pieces are from its home's tip, summed."""
     s = state[SIZE] - 2
@@ -251,7 +251,7 @@ def remaining(state: np.ndarray, player: int) -> int:
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def returns(state: np.ndarray, out: np.ndarray) -> None:
     """At the end: +1 for the winner and -1 for every other player; after the last
     move without a winner, +1 for the player whose pieces have the fewest steps left
@@ -279,7 +279,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
             out[p] = -1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def key(state: np.ndarray) -> int:
     """The Zobrist key of the pieces, the player to move and the moves played."""
     k = SIDE_KEYS[state[SIDE]] ^ PLY_KEYS[min(state[PLY], MAX_LIMIT)]

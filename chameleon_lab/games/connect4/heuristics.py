@@ -72,7 +72,7 @@ CONNECT4_HEURISTICS = HeuristicRegistry("connect4", default="aggressive3")
 BIG = 1024.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _line_counts(own: int, opp: int, board: int, height: int, pairs: bool, triples: bool):
     """Over the lines of four cells free of ``opp``: the ``own`` stones in them, and
     (where asked: the callers' constants fold the other counts away) the pairs and
@@ -109,13 +109,13 @@ def _line_counts(own: int, opp: int, board: int, height: int, pairs: bool, tripl
     return n1, n2, n3
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _count(own: int, opp: int, board: int, height: int) -> int:
     """``C``: over the lines of four cells free of ``opp``, the ``own`` stones in them."""
     return _line_counts(own, opp, board, height, False, False)[0]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _weighted(own: int, opp: int, board: int, height: int) -> int:
     """Over the lines free of ``opp``: 1, 4, 16 (44 for four) for 1, 2, 3 own stones.
 
@@ -125,7 +125,7 @@ def _weighted(own: int, opp: int, board: int, height: int) -> int:
     return stones + 2 * pairs + 7 * triples
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _weigh(state, out, w_own: float, w_opp: float) -> None:
     """``out[p] = 1 + w_own * C_p`` for the player ``p`` to move, ``out[q] = 1 +
     w_opp * C_q`` for the other (see the module doc)."""
@@ -219,7 +219,7 @@ def score_bound(width: int, height: int) -> float:
 WEIGHTED_FEATURES = ("stones", "pairs", "triples")
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _features(own: int, opp: int, board: int, height: int, ws: float, wp: float, wt: float):
     """``ws * stones + wp * pairs + wt * triples`` over the lines free of ``opp`` (a
     weight 0 skips its counts, which the constants of the caller fold away)."""

@@ -117,7 +117,7 @@ def new_state(width: int, height: int) -> np.ndarray:
     return state
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def alignment(pos: int, height: int) -> bool:
     """Whether the stones ``pos`` hold four in a row (Pons's shifts, no loop)."""
     s = height + 1  # horizontal
@@ -134,7 +134,7 @@ def alignment(pos: int, height: int) -> bool:
     return found
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The columns with room, centre first (for 7 columns: 4 5 3 6 2 7 1 in the
     notation), into ``moves[ply]``; none once the game is over."""
@@ -154,7 +154,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Drop the mover's stone into column ``move``; four in a row ends the game."""
     height = state[H]
@@ -171,7 +171,7 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
         state[WINNER] = (state[NMOVES] - 1) & 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Take back the stone dropped by :func:`make` at ``ply``."""
     state[POSITION] = undo[ply, 0]
@@ -180,7 +180,7 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[WINNER] = -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def player_of(state: np.ndarray) -> int:
     """Player 0 or 1 to move; -1 once someone has four in a row or the board is full."""
     if state[WINNER] >= 0 or state[NMOVES] == state[W] * state[H]:
@@ -188,7 +188,7 @@ def player_of(state: np.ndarray) -> int:
     return state[NMOVES] & 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def returns(state: np.ndarray, out: np.ndarray) -> None:
     """The solver score (see the module doc): ``(W * H + 2 - n) // 2`` for the winner,
     its negative for the loser, 0 for both on a draw."""
@@ -201,7 +201,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
         out[1 - w] = -float(score)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def key(state: np.ndarray) -> int:
     """A perfect key for the board size: ``position + mask`` mixed with the size's salt
     by bijective steps (see the module doc)."""
@@ -213,7 +213,7 @@ def key(state: np.ndarray) -> int:
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def popcount(x: int) -> int:
     """Set bits of a non-negative ``int64`` (SWAR, no loop)."""
     x = x - ((x >> 1) & 0x5555555555555555)

@@ -72,7 +72,7 @@ _EPOCH_SHIFT = 16
 _EPOCH_BITS = -(1 << _EPOCH_SHIFT)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, forceinline=True, error_model="numpy")
 def _shift_pairs(pos: int, s: int) -> int:
     """The cells completing four in the line direction of shift ``s`` (both ways)."""
     p = (pos << s) & (pos << (2 * s))
@@ -84,7 +84,7 @@ def _shift_pairs(pos: int, s: int) -> int:
     return r
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, forceinline=True, error_model="numpy")
 def _winning_cells(pos: int, mask: int, height: int, board: int) -> int:
     """The empty cells where a stone would give the stones ``pos`` four in a row
     (playable now or not). Left shifts may carry bits past the board, even into the
@@ -96,14 +96,14 @@ def _winning_cells(pos: int, mask: int, height: int, board: int) -> int:
     return r & (board ^ mask)
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, forceinline=True, error_model="numpy")
 def _can_win_next(pos: int, mask: int, ctx: np.ndarray) -> bool:
     """Whether the mover has a playable cell completing four."""
     possible = (mask + ctx[_BOTTOM]) & ctx[_BOARD]
     return (_winning_cells(pos, mask, ctx[_H], ctx[_BOARD]) & possible) != 0
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, forceinline=True, error_model="numpy")
 def _store(tt, slot, key, epoch, lo, hi):
     """Record bounds ``lo <= score <= hi`` of the position ``key`` in its slot, tightening
     the bounds already there if the slot holds this position (from this solve), else
@@ -198,7 +198,7 @@ def _negamax(pos, mask, m, alpha, beta, ctx, tt):
     return alpha
 
 
-@njit(cache=True, inline="always", error_model="numpy")
+@njit(cache=True, forceinline=True, error_model="numpy")
 def _half_towards_zero(x: int) -> int:
     """``x / 2`` rounded towards zero (C's division, as in Pons's narrowing)."""
     return x // 2 if x >= 0 else -((-x) // 2)

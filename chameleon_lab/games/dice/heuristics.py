@@ -28,13 +28,13 @@ HEURISTICS = HeuristicRegistry("dice", default="uniform")
 uniform = HEURISTICS.builtin("uniform")(uniform_two)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def can_come_up(face: int, top: int) -> bool:
     """Whether a tip can bring ``face`` up when ``top`` is on top (``face`` in 1..6)."""
     return 1 <= face <= 6 and face != top and face != 7 - top
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def threat(state: np.ndarray) -> int:
     """+1 if the player to move reaches the target with one tip, -1 if every legal tip
     lets the opponent reach it with one tip, 0 otherwise (also at the end of the game)."""

@@ -48,13 +48,13 @@ UNDO_SIZE = 1
 KEY_MULTIPLIER = 0x9E3779B97F4A7C15 - (1 << 64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def smallest_side(top: int) -> int:
     """The smallest face that can come up when ``top`` is on top (2 when 1 or 6 is)."""
     return 2 if top == 1 or top == 6 else 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The faces that can come up without passing the target, smallest first."""
     top = state[TOP]
@@ -67,7 +67,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Tip the die so that face ``move`` comes up and add it to the sum."""
     undo[ply, 0] = state[TOP]
@@ -78,7 +78,7 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     state[REACHED] = 1 if total == state[TARGET] else 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Tip the die back (the position before a move was never a finished one)."""
     state[SUM] -= state[TOP]
@@ -87,7 +87,7 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[REACHED] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def player_of(state: np.ndarray) -> int:
     """The player to move, or -1 once the target is reached or no tip is legal."""
     if state[REACHED] != 0 or state[SUM] + smallest_side(state[TOP]) > state[TARGET]:
@@ -95,7 +95,7 @@ def player_of(state: np.ndarray) -> int:
     return state[TURN]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def returns(state: np.ndarray, out: np.ndarray) -> None:
     """At the end: +1/-1 when the player who tipped last reached the target, else 0/0."""
     if state[REACHED] != 0:
@@ -109,7 +109,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     out[3] = 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def key(state: np.ndarray) -> int:
     """The key ``((SUM * 8 + TOP) * 2 + TURN) * KEY_MULTIPLIER`` (see the module docstring)."""
     return ((state[SUM] * 8 + state[TOP]) * 2 + state[TURN]) * KEY_MULTIPLIER

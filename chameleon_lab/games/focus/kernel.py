@@ -164,21 +164,21 @@ def new_state(players: int = 2, limit: int = 400, short: bool = True) -> np.ndar
 
 
 # ------------------------------------------------------------------ helpers
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _count(state, v, delta):
     """Add ``delta`` to the control count of the player topping the stack ``v``."""
     if v != 0:
         state[CONTROL + ((v >> 3) & 3)] += delta
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def can_move(state, p):
     """Whether ``p`` has a move: it tops a stack (every square has a neighbour on the
     board) or holds a reserve piece."""
     return state[CONTROL + p] > 0 or state[RESERVE + p] > 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def reached_goal(state, p):
     """Whether ``p``'s captures reach the short game's goal (never in Sackson's)."""
     each = state[GOAL_EACH]
@@ -194,7 +194,7 @@ def reached_goal(state, p):
     return least >= each or total >= state[GOAL_TOTAL]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _land(state, side, t, moved, k):
     """Put the ``k`` pieces ``moved`` (colours from the top) on square ``t``; pieces
     pushed below the fifth go to ``side``'s reserve or its captures."""
@@ -215,7 +215,7 @@ def _land(state, side, t, moved, k):
     _count(state, state[t], 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def target(move):
     """The square ``move`` lands on: a stack move's destination, a reserve entry's
     square."""
@@ -225,14 +225,14 @@ def target(move):
 
 
 # ------------------------------------------------------------------ protocol
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def player_of(state: np.ndarray) -> int:
     """The player to move, or -1 once somebody has won or the moves ran out."""
     over = state[WINNER] >= 0 or state[PLY] >= state[LIMIT]
     return -1 if over else state[SIDE]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The legal moves into ``moves[ply]``: square by square, each stack the mover tops
     by direction and pieces moved, then the reserve entries; none once the game is
@@ -258,7 +258,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Play ``move``; the next player able to move moves. A move leaving nobody else
     able to move, or reaching the short game's goal, wins (see the module doc)."""
@@ -296,7 +296,7 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     state[PLY] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Take back the move made by :func:`make` at ``ply``."""
     move = undo[ply, 0]
@@ -318,7 +318,7 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[PLY] -= 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def pass_to(state: np.ndarray, player: int) -> int:
     """Hand the turn to ``player`` (Best-Reply Search); returns who was to move. A
     player who cannot move has no moves there (:func:`generate`)."""
@@ -327,7 +327,7 @@ def pass_to(state: np.ndarray, player: int) -> int:
     return previous
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def captured(state: np.ndarray, p: int) -> int:
     """The pieces ``p`` has captured, all opponents together."""
     total = 0
@@ -337,7 +337,7 @@ def captured(state: np.ndarray, p: int) -> int:
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def returns(state: np.ndarray, out: np.ndarray) -> None:
     """At the end: +1 for the winner and -1 for every other player; after the last
     move without a winner, +1 for the player with the most captures, 0 for each of
@@ -363,7 +363,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
             out[p] = -1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def key(state: np.ndarray) -> int:
     """The Zobrist key of the pieces, reserves, captures, player to move and moves
     played (see the module doc)."""

@@ -86,7 +86,7 @@ def open_lines(state, out):
     out[3] = 0.0
 
 
-@njit(cache=True, inline="always")  # inlined: allocation-free and no call per run
+@njit(cache=True, forceinline=True)  # inlined: allocation-free and no call per run
 def _run_at(state, width, height, row, col, d):
     """The run of the stone at (row, col) in direction ``d`` if it starts there, as
     ``length * 4 + open_ends`` (an end is open when the cell beyond it is on the board

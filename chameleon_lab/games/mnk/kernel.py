@@ -86,7 +86,7 @@ def new_state(width: int, height: int, k: int) -> np.ndarray:
     return state
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def has_bitboards(width: int, height: int) -> bool:
     """Whether a board keeps bitboards: its cells and one padding column per row fit
     63 bits (bit 63 stays clear, so a shift right brings in zeros)."""
@@ -104,7 +104,7 @@ def bitboards_from_cells(width: int, height: int, cells: np.ndarray) -> tuple[in
     return bits[0], bits[1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The empty cells, in cell order, into ``moves[ply]`` (none once the game is over)."""
     if state[WINNER] >= 0:
@@ -118,7 +118,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _bits_win(bb: int, width: int, k: int) -> bool:
     """Whether the padded bitboard ``bb`` holds ``k`` stones in a row: ``k - 1`` shifts
     and ANDs per direction (horizontal, vertical, the two diagonals), the four
@@ -138,7 +138,7 @@ def _bits_win(bb: int, width: int, k: int) -> bool:
     return run != 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _scan_win(state: np.ndarray, stone: int, row: int, col: int, k: int) -> bool:
     """Whether the stone at (``row``, ``col``) completes ``k`` or more of ``stone`` in a
     row: the stones counted on the four lines through it."""
@@ -178,7 +178,7 @@ def _scan_win(state: np.ndarray, stone: int, row: int, col: int, k: int) -> bool
     return won
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Place the mover's stone on cell ``move``; a line of k or more through it wins."""
     width = state[W]
@@ -202,7 +202,7 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
         state[WINNER] = p
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Take back the stone placed by :func:`make` at ``ply``."""
     move = undo[ply, 0]
@@ -216,7 +216,7 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[WINNER] = undo[ply, 1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def player_of(state: np.ndarray) -> int:
     """Player 0 or 1 to move; -1 once someone has k in a row or the board is full."""
     if state[WINNER] >= 0 or state[NSTONES] == state[W] * state[H]:
@@ -224,7 +224,7 @@ def player_of(state: np.ndarray) -> int:
     return state[NSTONES] & 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def returns(state: np.ndarray, out: np.ndarray) -> None:
     """+1 for the player with k in a row and -1 for the other; 0 for both on a draw."""
     for i in range(4):
@@ -235,7 +235,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
         out[1 - w] = -1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def key(state: np.ndarray) -> int:
     """The Zobrist key (kept in the state by make/unmake)."""
     return state[KEY]

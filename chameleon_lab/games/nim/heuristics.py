@@ -27,7 +27,7 @@ HEURISTICS = HeuristicRegistry("nim", default="uniform")
 uniform = HEURISTICS.builtin("uniform")(uniform_two)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def mover_wins(state: np.ndarray) -> bool:
     """Whether the player to move wins with perfect play (Bouton's theory).
 

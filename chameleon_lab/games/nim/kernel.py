@@ -52,7 +52,7 @@ HEAP_KEYS = _RNG.integers(
 TURN_KEYS = _RNG.integers(np.iinfo(np.int64).min, np.iinfo(np.int64).max, 2, dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The legal moves into ``moves[ply, :n]``: heap 1 first, taking 1, 2, ... objects."""
     n = 0
@@ -64,7 +64,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Take ``move & 1023`` objects from heap ``move >> 10``; the turn passes."""
     k = move & (MOVE_BASE - 1)
@@ -74,7 +74,7 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     undo[ply, 0] = move
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Put back the objects the move of ``undo[ply]`` took."""
     move = undo[ply, 0]
@@ -84,7 +84,7 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[TURN] = 1 - state[TURN]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def player_of(state: np.ndarray) -> int:
     """The player to move, or -1 once every heap is empty."""
     if state[LEFT] == 0:
@@ -92,7 +92,7 @@ def player_of(state: np.ndarray) -> int:
     return state[TURN]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def returns(state: np.ndarray, out: np.ndarray) -> None:
     """At the end: +1 to the winner, -1 to the loser (see the module docstring)."""
     mover = state[TURN]
@@ -104,7 +104,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     out[3] = 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def key(state: np.ndarray) -> int:
     """The Zobrist key: XOR of one number per (heap, size) and one for the player to move."""
     k = TURN_KEYS[state[TURN]]

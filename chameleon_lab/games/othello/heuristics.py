@@ -110,7 +110,7 @@ _C1_SQ = np.array([1, 6, 57, 62], dtype=np.int64)
 _C2_SQ = np.array([8, 15, 48, 55], dtype=np.int64)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _bit(x, sq):
     return (x >> _U(sq)) & _U(1)
 
@@ -125,7 +125,7 @@ def discs(state, out):
     out[3] = 0.0
 
 
-@njit(cache=True, inline="always")  # no call: no error path
+@njit(cache=True, forceinline=True)  # no call: no error path
 def _weighted(own, taken):
     """The midgame sum of square weights of the discs of ``own``."""
     total = 0.0
@@ -144,7 +144,7 @@ def _weighted(own, taken):
     return total
 
 
-@njit(cache=True, inline="always")  # no call: no error path
+@njit(cache=True, forceinline=True)  # no call: no error path
 def _can_wipe_out(own, opp):
     """Whether ``own`` (to move) has a placement that flips every disc of ``opp``."""
     mob = K.mobility(own, opp)

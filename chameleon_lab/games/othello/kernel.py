@@ -133,7 +133,7 @@ def new_state(variant: str = "othello") -> np.ndarray:
 
 
 # ------------------------------------------------------------------ bit helpers
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def popcount(x):
     """The number of set bits of the ``uint64`` ``x`` (SWAR)."""
     x = x - ((x >> _U(1)) & _U(0x5555555555555555))
@@ -142,7 +142,7 @@ def popcount(x):
     return (x * _U(0x0101010101010101)) >> _U(56)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def lowest_square(x):
     """The number of the lowest set bit of the non-zero ``uint64`` ``x`` (de Bruijn)."""
     isolated = x & (_ZERO - x)
@@ -156,7 +156,7 @@ for _i in range(64):
 del _i
 
 
-@njit(cache=True, inline="always")  # no call: no error path
+@njit(cache=True, forceinline=True)  # no call: no error path
 def _fill(gen, opp, left, right, mask):
     """``gen`` grown through the discs of ``opp`` in one direction (shifted left by
     ``left`` then right by ``right``; ``mask`` drops what wrapped around a file edge),
@@ -173,7 +173,7 @@ def _fill(gen, opp, left, right, mask):
     return gen
 
 
-@njit(cache=True, inline="always")  # no call: no error path
+@njit(cache=True, forceinline=True)  # no call: no error path
 def _moves_towards(own, opp, empty, d):
     """The ``empty`` squares where ``own`` could place a disc flipping in direction
     ``d``: one step beyond a run of ``opp`` discs grown from an own disc."""
@@ -181,7 +181,7 @@ def _moves_towards(own, opp, empty, d):
     return ((run << _LEFT[d]) >> _RIGHT[d]) & _MASK[d] & empty
 
 
-@njit(cache=True, inline="always")  # no call: no error path
+@njit(cache=True, forceinline=True)  # no call: no error path
 def mobility(own, opp):
     """The empty squares where the owner of ``own`` (``uint64``) could place a disc:
     one step beyond the opponent discs in an unbroken line from an own disc."""
@@ -192,7 +192,7 @@ def mobility(own, opp):
     return moves
 
 
-@njit(cache=True, inline="always")  # no call: no error path
+@njit(cache=True, forceinline=True)  # no call: no error path
 def can_move(own, opp):
     """Whether :func:`mobility` is not empty, direction by direction, stopping at the
     first direction with a move: the finished-game test that every node of a search
@@ -204,7 +204,7 @@ def can_move(own, opp):
     return False
 
 
-@njit(cache=True, inline="always")  # no call: no error path
+@njit(cache=True, forceinline=True)  # no call: no error path
 def flips(own, opp, sq):
     """The opponent discs a disc of ``own`` placed on square ``sq`` would flip: the
     lines of them from the new disc that end on an own disc."""
@@ -222,7 +222,7 @@ def flips(own, opp, sq):
 # its end, with only scalar code in between: numba keeps its (atomic) reference counts
 # of array arguments where they are touched inside branches, which costs speed
 # (tests/test_compiled_code.py checks there are none).
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The legal moves into ``moves[ply]`` in square order: the placements, or the one
     move :data:`PASS` when there is none but the opponent can place; none once over."""
@@ -246,7 +246,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n + 1 if must_pass else n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Play ``move`` (a square, or :data:`PASS`): place the mover's disc and flip the
     enclosed opponent discs (none in the Reversi opening); the turn passes."""
@@ -271,7 +271,7 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     state[SIDE] = 1 - side
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Take back the move made by :func:`make` at ``ply``."""
     move = undo[ply, 0]
@@ -293,7 +293,7 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[SIDE] = side
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def player_of(state: np.ndarray) -> int:
     """The player to move, or -1 once neither side can place a disc."""
     black = _U(state[BLACK])
@@ -310,7 +310,7 @@ def player_of(state: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def returns(state: np.ndarray, out: np.ndarray) -> None:
     """The final disc difference from each player's view, the empty squares counted for
     the player with more discs (standard Othello scoring); 0 for both on a tie."""
@@ -327,7 +327,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
     out[3] = 0.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def key(state: np.ndarray) -> int:
     """The Zobrist key of the boards and the side to move (see the module docstring)."""
     black = _U(state[BLACK])

@@ -113,7 +113,7 @@ _RAYS_UP, _RAYS_DOWN, _NEIGHBOURS, _QUADRANT, _QUAD_MASKS = _tables()
 
 
 # ------------------------------------------------------------------ board primitives
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _flips(sq, p, o):
     """The discs of ``o`` that a disc of ``p`` placed on the empty square ``sq`` flips."""
     out = _Z
@@ -131,7 +131,7 @@ def _flips(sq, p, o):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _mobility(p, o):
     """The empty squares where ``p`` may place a disc (six-step shift fills, files b..g
     masked for the directions that would wrap around a file edge)."""
@@ -155,7 +155,7 @@ def _mobility(p, o):
     return moves & ~(p | o)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _final(p, o):
     """The score of a finished game for ``p``: the disc difference, empties to the winner."""
     np_ = np.int64(_popcnt(p))
@@ -168,7 +168,7 @@ def _final(p, o):
     return np.int64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _parity(empty):
     """The 4-bit quadrant parity word of the empty squares (bit set: odd count)."""
     parity = 0
@@ -178,7 +178,7 @@ def _parity(empty):
     return parity
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _edge_stable(o, filled):
     """Discs of ``o`` that can never flip, by a cheap sufficient rule: discs on a full
     edge, and runs along an edge anchored on a corner of ``o``."""
@@ -292,7 +292,7 @@ def _shallow(p, o, alpha, beta, n_empty, parity, stats):
 
 
 # ------------------------------------------------------------------ the table
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _slot(p, o, mask):
     """The first entry of the bucket of ``(p, o)`` (buckets are two entries)."""
     h = p * _U(0x9E3779B97F4A7C15) ^ o * _U(0xD6E8FEB86659FD93)
@@ -300,7 +300,7 @@ def _slot(p, o, mask):
     return np.int64(h & mask) & ~1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _pack(lo, hi, move, n_empty):
     """An entry's bounds, best move (-1 none) and empties in one ``int64``."""
     return (lo + 64) | ((hi + 64) << 8) | ((move + 1) << 16) | (n_empty << 24)

@@ -92,7 +92,7 @@ def new_state(seated: str = LETTERS) -> np.ndarray:
     return state
 
 
-@njit(cache=True, inline="always")  # no call: no error path
+@njit(cache=True, forceinline=True)  # no call: no error path
 def neighbours(x):
     """The squares next to those of ``x`` in any of the eight directions."""
     out = _ZERO
@@ -101,7 +101,7 @@ def neighbours(x):
     return out
 
 
-@njit(cache=True, inline="always")  # no call: no error path
+@njit(cache=True, forceinline=True)  # no call: no error path
 def placements(own, taken):
     """The moves of the owner of ``own`` with ``taken`` the occupied squares: its
     captures, or where it has none, every empty square next to a ball."""
@@ -111,7 +111,7 @@ def placements(own, taken):
     return moves
 
 
-@njit(cache=True, inline="always")  # no call: no error path
+@njit(cache=True, forceinline=True)  # no call: no error path
 def next_seated(side, seated):
     """The seated colour after ``side`` in the order of play."""
     p = (side + 1) % 4
@@ -123,7 +123,7 @@ def next_seated(side, seated):
 # ------------------------------------------------------------------ protocol
 # As in Othello's kernel, every function reads the arrays at its top and writes them
 # unconditionally at its end (no reference counting inside branches).
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     """The legal moves into ``moves[ply]`` in square order; none once the board is
     full, and none for a colour nobody sits at (handed the turn by :func:`pass_to`, it
@@ -145,7 +145,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     """Place the mover's ball on ``move`` and turn the balls it encloses; the next
     seated colour moves."""
@@ -172,7 +172,7 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
     state[SIDE] = next_seated(side, seated)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     """Take back the move made by :func:`make` at ``ply``."""
     move = undo[ply, 0]
@@ -193,7 +193,7 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     state[SIDE] = side
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def player_of(state: np.ndarray) -> int:
     """The colour to move, or -1 once the board is full (before, there is always a
     move: a capture, or an empty square next to a ball)."""
@@ -202,7 +202,7 @@ def player_of(state: np.ndarray) -> int:
     return -1 if taken == _FULL else side
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def pass_to(state: np.ndarray, player: int) -> int:
     """Hand the turn to ``player`` (Best-Reply Search); returns who was to move. A
     colour nobody sits at may be handed it and then has no moves (:func:`generate`)."""
@@ -211,7 +211,7 @@ def pass_to(state: np.ndarray, player: int) -> int:
     return previous
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def returns(state: np.ndarray, out: np.ndarray) -> None:
     """At the end: +1 for the seated colour with the most balls, 0 for each of several
     sharing the most, -1 for every other seated colour; 0 for colours nobody sits at."""
@@ -233,7 +233,7 @@ def returns(state: np.ndarray, out: np.ndarray) -> None:
             out[c] = -1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def key(state: np.ndarray) -> int:
     """The Zobrist key of the boards and the colour to move (see the module doc)."""
     k = SIDE_KEYS[state[SIDE]]
