@@ -1,7 +1,7 @@
 """``--compile-report``: what numba compiled while the tests ran, and for which tests.
 
-A search is compiled once per game and heuristic (5 to 20 s each), so from a fresh clone
-most of the suite's time is numba's, not the tests'; ``--durations`` shows the tests
+A search is compiled once per game and heuristic (1 to 10 s each), so from a fresh clone
+a good part of the suite's time is numba's, not the tests'; ``--durations`` shows the tests
 that paid for it, this shows what was compiled. Each test process records numba's
 ``numba:compile`` events (the outermost ones: a search's helpers compile inside it and
 are counted in its time) with the test that triggered them; pytest-xdist's workers send

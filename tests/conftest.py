@@ -74,7 +74,7 @@ COMPILE_WAIT_S = 180.0
 
 def _compile_once_across_workers() -> None:
     """pytest-xdist's workers share numba's disk cache, but two that need the same
-    compiled search at the same time both compile it (a search kernel takes 5 to 20 s;
+    compiled search at the same time both compile it (a search kernel takes 1 to 10 s;
     a cold run compiled some 90 kernels twice, about 110 s of CPU). Here a worker's
     compile of a cached function takes a lock file per function, signature and closure
     (numba's own cache key): a second worker waits for the first and then loads its
