@@ -174,7 +174,10 @@ def test_a_net_name_plays_in_a_fresh_process(trained, tmp_path):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
-    here = search(get_game("connect4").start(), "alphabeta", depth=2, heuristic=net.name)
+    # registered here by net_heuristic, not left to another test run before this one
+    # (pytest-xdist may run that one in the other worker)
+    name = net_heuristic(net).name
+    here = search(get_game("connect4").start(), "alphabeta", depth=2, heuristic=name)
     assert done.stdout.strip() == str(here.index)
 
 
