@@ -17,7 +17,8 @@ every node:
   at least 0 (the opponent), and with no live line left the game is a draw.
 
 Around that it is alpha-beta over the values -1, 0, +1 with a transposition table
-(the kernel's Zobrist key; exact, lower and upper bounds, each with its best move), the
+(the kernel's Zobrist key; exact, lower and upper bounds, each with its best move, in
+one row of two integers per entry), the
 table's move first and the other moves ordered by how many lines run through their
 cell (the centre first). The values are those of the game for the player to move, as
 the generic solver's (``tests/test_solve_mnk.py`` holds the two against each other on
@@ -52,27 +53,28 @@ def lines(width: int, height: int, k: int) -> np.ndarray:
     return np.array(out, dtype=np.int64).reshape(len(out), k)
 
 
-def _incidence(cells: int, runs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The lines through each cell, as offsets into one array: the lines of cell ``c``
-    are ``through[start[c]:start[c + 1]]``."""
+def _incidence(cells: int, runs: np.ndarray) -> np.ndarray:
+    """The lines through each cell, one row a cell: row ``c`` holds their number, then
+    the lines (at most four directions times ``k`` positions in a line)."""
     per_cell: list[list[int]] = [[] for _ in range(cells)]
     for i, run in enumerate(runs):
         for c in run:
             per_cell[int(c)].append(i)
-    start = np.zeros(cells + 1, dtype=np.int64)
-    start[1:] = np.cumsum([len(x) for x in per_cell])
-    through = np.array([i for x in per_cell for i in x], dtype=np.int64)
-    return start, through
+    through = np.zeros((cells, 1 + max((len(x) for x in per_cell), default=0)), dtype=np.int64)
+    for c, x in enumerate(per_cell):
+        through[c, 0] = len(x)
+        through[c, 1 : 1 + len(x)] = x
+    return through
 
 
 @njit(cache=True)
-def _place(cell, p, board, count, live, start, through, sign):
+def _place(cell, p, board, count, live, through, sign):
     """Put (``sign`` = 1) or take back (-1) player ``p``'s stone on ``cell``, keeping
     each line's stone counts and each player's number of live lines."""
     board[cell] = (p + 1) if sign == 1 else 0
     q = 1 - p
-    for j in range(start[cell], start[cell + 1]):
-        line = through[j]
+    for j in range(1, through[cell, 0] + 1):
+        line = through[cell, j]
         if sign == 1:
             if count[line, p] == 0:
                 live[q] -= 1  # p's first stone on it: q can no longer complete it
@@ -103,17 +105,23 @@ def _threats(p, runs, count, board, k, out):
 
 
 @njit(cache=True)
-def _node(
-    p, alpha, beta, ply, key, empty, board, count, live, runs, start, through, order,
-    k, keys, side_key, moves, tt_keys, tt_info, tt_vals, stats,
-):  # fmt: skip
+def _node(p, alpha, beta, key, empty, board, count, live, lines_, tt, moves, stats):
     """The value of the position for player ``p`` to move, within ``(alpha, beta)``
-    (fail-soft); ``empty`` cells are left and nobody has won yet."""
+    (fail-soft); ``empty`` cells are left and nobody has won yet.
+
+    ``board``, ``count`` (each line's stones per player) and ``live`` (each player's
+    lines still open) are changed by each move and restored; ``lines_`` holds the
+    board's fixed ``(runs, through, order)`` (:func:`_tables`); ``tt`` the table, one
+    row ``(key, move << 4 | (value + 1) << 2 | bound)`` an entry; ``moves`` a row of
+    cells per node, the row numbered by ``empty``; ``stats`` the counts of expanded,
+    evaluated and table-answered nodes."""
     if empty == 0:
         stats[1] += 1
         return 0.0
+    runs, through, order = lines_
+    k = runs.shape[1]
     q = 1 - p
-    row = moves[ply]
+    row = moves[empty]
     if _threats(p, runs, count, board, k, row) > 0:
         stats[1] += 1
         return 1.0
@@ -131,15 +139,15 @@ def _node(
     if alpha >= beta:
         stats[1] += 1
         return alpha
-    slot = key & (tt_keys.shape[0] - 1)
+    slot = key & (tt.shape[0] - 1)
     first = -1
-    if tt_keys[slot] == key:
-        flag = tt_info[slot] & 3
-        v = tt_vals[slot]
+    if tt[slot, 0] == key:
+        flag = tt[slot, 1] & 3
+        v = float(((tt[slot, 1] >> 2) & 3) - 1)
         if flag == EXACT or (flag == LOWER and v >= beta) or (flag == UPPER and v <= alpha):
             stats[2] += 1
             return v
-        first = tt_info[slot] >> 2
+        first = tt[slot, 1] >> 4
     stats[0] += 1
     n = 0
     if forced == 1:
@@ -158,13 +166,10 @@ def _node(
     best_move = row[0]
     for i in range(n):
         c = row[i]
-        _place(c, p, board, count, live, start, through, 1)
-        v = -_node(
-            q, -beta, -alpha, ply + 1, key ^ keys[p, c] ^ side_key, empty - 1, board, count,
-            live, runs, start, through, order, k, keys, side_key, moves, tt_keys, tt_info,
-            tt_vals, stats,
-        )  # fmt: skip
-        _place(c, p, board, count, live, start, through, -1)
+        _place(c, p, board, count, live, through, 1)
+        child = key ^ K.STONE_KEYS[p, c] ^ K.SIDE_KEY
+        v = -_node(q, -beta, -alpha, child, empty - 1, board, count, live, lines_, tt, moves, stats)
+        _place(c, p, board, count, live, through, -1)
         if v > best:
             best = v
             best_move = c
@@ -177,30 +182,34 @@ def _node(
         flag = UPPER
     elif best >= beta:
         flag = LOWER
-    tt_keys[slot] = key
-    tt_info[slot] = (best_move << 2) | flag
-    tt_vals[slot] = best
+    tt[slot, 0] = key
+    tt[slot, 1] = (best_move << 4) | ((int(best) + 1) << 2) | flag
     return best
 
 
-def _setup(state: np.ndarray):
-    """The solver's tables for the board of ``state``: lines, their stone counts, the
-    live lines of each player, the cells in search order."""
+def _tables(state: np.ndarray, tt_bits: int) -> tuple:
+    """:func:`_node`'s arguments after ``empty`` for the board of ``state``: the
+    position (board, each line's stone counts, each player's live lines), the lines
+    (their cells, the lines through each cell, the cells in search order), an empty
+    table of ``2**tt_bits`` entries, the rows of moves and the counters."""
     width, height, k = int(state[K.W]), int(state[K.H]), int(state[K.K])
     cells = width * height
     runs = lines(width, height, k)
-    start, through = _incidence(cells, runs)
+    through = _incidence(cells, runs)
     board = np.array(state[K.CELLS : K.CELLS + cells], dtype=np.int64)
     count = np.zeros((runs.shape[0], 2), dtype=np.int64)
     for p in (0, 1):
         count[:, p] = (board[runs] == p + 1).sum(axis=1) if runs.size else 0
     live = np.array([int((count[:, 1 - p] == 0).sum()) for p in (0, 1)], dtype=np.int64)
-    degree = np.diff(start)
     # most lines first; among equals the cell nearer the centre, then the lower number
     row, col = np.divmod(np.arange(cells), width)
     centre = np.abs(2 * row - (height - 1)) + np.abs(2 * col - (width - 1))
-    order = np.lexsort((np.arange(cells), centre, -degree)).astype(np.int64)
-    return k, runs, start, through, board, count, live, order
+    order = np.lexsort((np.arange(cells), centre, -through[:, 0])).astype(np.int64)
+    tt = np.zeros((1 << tt_bits, 2), dtype=np.int64)
+    tt[:, 0] = _EMPTY_KEY
+    moves = np.zeros((cells + 1, cells), dtype=np.int64)
+    stats = np.zeros(3, dtype=np.int64)
+    return board, count, live, (runs, through, order), tt, moves, stats
 
 
 def solve_state(game, state: np.ndarray, tt_bits: int = 20) -> Solution:
@@ -214,27 +223,17 @@ def solve_state(game, state: np.ndarray, tt_bits: int = 20) -> Solution:
         out = np.zeros(4)
         K.returns(state, out)
         return Solution(float(out[int(state[K.NSTONES]) & 1]), -1, 0, 1, 0, 0.0)
-    k, runs, start, through, board, count, live, order = _setup(state)
-    cells = board.shape[0]
-    empty = int((board == 0).sum())
-    size = 1 << tt_bits
-    tt_keys = np.full(size, _EMPTY_KEY, dtype=np.int64)
-    tt_info = np.zeros(size, dtype=np.int64)
-    tt_vals = np.zeros(size)
-    moves = np.zeros((empty + 2, cells), dtype=np.int64)
-    stats = np.zeros(3, dtype=np.int64)
+    tables = _tables(state, tt_bits)
+    empty = int((tables[0] == 0).sum())
     key = int(state[K.KEY])
-    tables = (
-        board, count, live, runs, start, through, order, k, K.STONE_KEYS,
-        np.int64(K.SIDE_KEY), moves, tt_keys, tt_info, tt_vals, stats,
-    )  # fmt: skip
-    args = (p, -1.0, 1.0, 0, key, empty, *tables)
+    args = (p, -1.0, 1.0, key, empty, *tables)
     _node.compile(tuple(numba.typeof(a) for a in args))  # not timed: the search alone is
     begin = time.perf_counter()
     value = _node(*args)
     move = _root_move(value, p, key, empty, tables)  # timed and counted with the search
     seconds = time.perf_counter() - begin
     value = float(value) + 0.0  # -0.0 (a negated draw) as 0.0
+    stats = tables[-1]
     return Solution(value, move, int(stats[0]), int(stats[1]), int(stats[2]), seconds)
 
 
@@ -242,27 +241,28 @@ def _root_move(value, p, key, empty, tables):
     """A root move of player ``p`` that keeps ``value``: the table's where it holds one,
     else the first cell whose child has the value ``-value`` (each child solved with the
     same table). ``tables`` are :func:`_node`'s arguments after ``empty``."""
-    board, count, live, _, start, through, order, k, keys, side_key, _, *tt, _ = tables
-    tt_keys, tt_info, tt_vals = tt
-    slot = key & (tt_keys.shape[0] - 1)
+    board, count, live, (runs, through, order), tt, _, _ = tables
+    k = runs.shape[1]
+    slot = key & (tt.shape[0] - 1)
     # the root's entry: exact, a lower bound of +1 (its move wins) or an upper bound of
     # -1 (every move loses)
-    if tt_keys[slot] == key and tt_vals[slot] == value:
-        c = int(tt_info[slot] >> 2)
+    if tt[slot, 0] == key and ((tt[slot, 1] >> 2) & 3) - 1 == value:
+        c = int(tt[slot, 1] >> 4)
         if board[c] == 0:
             return c
     for c in order:
         if board[c] != 0:
             continue
-        _place(c, p, board, count, live, start, through, 1)
+        _place(c, p, board, count, live, through, 1)
         won = bool((count[:, p] == k).any())
         if won:
             child = -1.0
         elif empty == 1:
             child = 0.0
         else:
-            child = _node(1 - p, -1.0, 1.0, 1, key ^ keys[p, c] ^ side_key, empty - 1, *tables)
-        _place(c, p, board, count, live, start, through, -1)
+            child_key = key ^ K.STONE_KEYS[p, c] ^ K.SIDE_KEY
+            child = _node(1 - p, -1.0, 1.0, child_key, empty - 1, *tables)
+        _place(c, p, board, count, live, through, -1)
         if -child == value:
             return int(c)
     raise AssertionError("no root move keeps the solved value")  # pragma: no cover
