@@ -90,7 +90,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:
-    """Register ``bench`` and its sub-commands."""
+    """Register ``bench`` with its speed benchmarks (perft, search, tournament, games,
+    papers) and the others (``_add_study_parsers``)."""
     bench = sub.add_parser("bench", help="print speed figures")
     bench_sub = bench.add_subparsers(dest="what", required=True, metavar="WHAT")
     perft = bench_sub.add_parser("perft", help="perft on the 11 start seatings (positions/s)")
@@ -153,6 +154,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         help="only these games (chameleon, chinesecheckers, focus, rolit; default all)",
     )  # fmt: skip
     papers.set_defaults(func=cmd_bench)
+    _add_study_parsers(bench_sub)
+
+
+def _add_study_parsers(bench_sub: argparse._SubParsersAction) -> None:
+    """Register the benchmarks of one part each: heuristics, MCTS, the exact solvers and
+    the depths reached in time budgets."""
     heur = bench_sub.add_parser(
         "heuristics",
         help="alpha-beta's nodes/s at a depth and depth reached in a time budget per "
