@@ -33,11 +33,13 @@ from chameleon_lab.tournament import (
     load_session,
     pack_records,
     read_records,
+    reading_once,
     run_session,
     tables,
     unpack_records,
     without_times,
 )
+from chameleon_lab.tournament import records as records_module
 
 THESIS = {"flavour": "thesis"}
 
@@ -233,6 +235,45 @@ def test_a_torn_last_line_is_reported_ignored_and_repaired(tmp_path):
     assert report.played == 1
     records = read_records(out)
     assert sorted(r["game"] for r in records) == [0, 1, 2] and full.total == 3
+
+
+def test_reading_once_parses_an_unchanged_file_once_and_a_changed_one_again(
+    tmp_path, three_records, monkeypatch
+):
+    """Inside ``reading_once`` a file is parsed again exactly when it changed (a game
+    appended, a line torn, the file replaced); outside it every read parses."""
+    parsed = []
+    real = records_module.parse_record
+    monkeypatch.setattr(
+        records_module,
+        "parse_record",
+        lambda line, where: parsed.append(where) or real(line, where),
+    )
+    out = tmp_path / "r.jsonl"
+    with RecordWriter(out) as w:
+        for r in three_records[:2]:
+            w.write(r)
+    with reading_once():
+        first, second = read_records(out), read_records(out)
+        assert len(parsed) == 2 and first == second and first is not second
+        with RecordWriter(out) as w:
+            w.write(three_records[2])
+        assert by_game(read_records(out)) == by_game(three_records) and len(parsed) == 5
+        with out.open("ab") as f:
+            f.write(b'{"record": "chameleon_lab/ga')
+        for _ in range(2):  # the torn line is reported on every read, parsed or not
+            with pytest.warns(TornLineWarning, match="line 4 is incomplete"):
+                assert len(read_records(out)) == 3
+        assert len(parsed) == 8
+        out.write_bytes(out.read_bytes()[:0])  # replaced: nothing in it now
+        assert read_records(out) == []
+    read_records(tmp_path / "r.jsonl")
+    read_records(tmp_path / "r.jsonl")
+    assert len(parsed) == 8  # outside: nothing to parse, and nothing kept
+    with RecordWriter(out) as w:
+        w.write(three_records[0])
+    read_records(out), read_records(out)
+    assert len(parsed) == 10
 
 
 def test_bad_lines_and_foreign_files_are_named(tmp_path, three_records):

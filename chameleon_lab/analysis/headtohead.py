@@ -42,7 +42,14 @@ import numpy as np
 import pandas as pd
 
 from ..games.registry import game_entry
-from ..tournament import Session, Tables, run_session, session_records, tables
+from ..tournament import (
+    Session,
+    Tables,
+    reading_once,
+    run_session,
+    session_records,
+    tables,
+)
 from .claims import elo_of_gap, holm, sign_flip_detectable_gap, sign_flip_p, verdict
 from .ranking import finishing_places
 from .sequential import SPRT, fixed_games, score_to_elo, sequential_test
@@ -213,20 +220,21 @@ def run_duel(
     agent, rival = list(session.agents)
     path = session.records_file(Path(folder))
     batch, max_blocks = plan.batch, plan.max_blocks
-    recorded = _blocks_recorded(dataclasses.replace(session, repetitions=max_blocks), path)
-    # resume at the last check point the records reach (a run with this batch stopped
-    # there or later): checking the points before it again would find them undecided
-    blocks = min(max_blocks, max(batch, recorded - recorded % batch))
-    while True:
-        current = dataclasses.replace(session, repetitions=blocks)
-        run_session(current, path, workers=plan.workers, progress=plan.progress).complete(
-            f"duel {session.name}"
-        )
-        t = tables(session_records(path, current))
-        result = sequential_test(block_scores(t, agent, rival).to_numpy(), plan.sprt)
-        if result.decision != "continue" or blocks >= max_blocks:
-            return t, result
-        blocks = min(max_blocks, blocks + batch)
+    with reading_once():  # the file is read thrice a round: parsed once while unchanged
+        recorded = _blocks_recorded(dataclasses.replace(session, repetitions=max_blocks), path)
+        # resume at the last check point the records reach (a run with this batch stopped
+        # there or later): checking the points before it again would find them undecided
+        blocks = min(max_blocks, max(batch, recorded - recorded % batch))
+        while True:
+            current = dataclasses.replace(session, repetitions=blocks)
+            run_session(current, path, workers=plan.workers, progress=plan.progress).complete(
+                f"duel {session.name}"
+            )
+            t = tables(session_records(path, current))
+            result = sequential_test(block_scores(t, agent, rival).to_numpy(), plan.sprt)
+            if result.decision != "continue" or blocks >= max_blocks:
+                return t, result
+            blocks = min(max_blocks, blocks + batch)
 
 
 def _blocks_recorded(session: Session, path: Path) -> int:

@@ -16,6 +16,7 @@ from .records import (
     TornLineWarning,
     pack_records,
     read_records,
+    reading_once,
     tables,
     unpack_records,
 )
@@ -51,6 +52,7 @@ __all__ = [
     "parse_seating",
     "play_game",
     "read_records",
+    "reading_once",
     "records_only",
     "run_session",
     "run_tasks",

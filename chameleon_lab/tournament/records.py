@@ -11,7 +11,8 @@ Reading (:func:`read_records`): every line must be a JSON object of kind
 ``chameleon_lab/game`` with the fields the tables and a resumed run rely on, of the
 right types (:func:`parse_record`); anything else is an error naming the file, the line
 and the field, except an incomplete last line, which is reported as a warning and
-ignored.
+ignored. Inside :func:`reading_once` an unchanged file is parsed once however often it
+is read (a duel's resume reads its file three times a round).
 
 Locking (:class:`RecordsLock`): a run holds an exclusive ``flock`` on a lock file beside
 its records file (``records.jsonl.lock``, holding the run's PID and command) for as
@@ -32,6 +33,7 @@ row per occupied seat) and ``moves`` (one row per move), for analysis and Parque
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import fcntl
 import json
 import lzma
@@ -63,36 +65,72 @@ def _split_torn(data: bytes) -> tuple[bytes, bytes]:
     return data[:cut], data[cut:]
 
 
+#: The files :func:`read_records` has parsed inside :func:`reading_once`: path to
+#: (the file's identity, size and modification time; its records; its torn line's
+#: number or 0).
+_PARSED: contextvars.ContextVar[dict[Path, tuple[tuple, list, int]] | None]
+_PARSED = contextvars.ContextVar("chameleon_lab_parsed_records", default=None)
+
+
+@contextlib.contextmanager
+def reading_once() -> Iterator[None]:
+    """Within the block, :func:`read_records` parses a file again only when it changed
+    (another inode, size or modification time) and otherwise hands out the records it
+    parsed before: the same dictionaries, so code inside the block must not change
+    them. For code that reads one file many times: a duel's resume reads the games
+    already played, the blocks recorded and the tables of each round from one file
+    (``docs/benchmarks.md``, "Measurements behind the design")."""
+    token = _PARSED.set({})
+    try:
+        yield
+    finally:
+        _PARSED.reset(token)
+
+
 def read_records(path: str | Path) -> list[dict[str, Any]]:
-    """All complete records of a records file, in file order.
+    """All complete records of a records file (``.jsonl``, or packed ``.jsonl.xz``), in
+    file order.
 
     Raises ``ValueError`` naming the file and line for a line that is not a game
     record; warns (:class:`TornLineWarning`) about an incomplete last line.
     """
     path = Path(path)
+    parsed = _PARSED.get()
     try:
-        data = path.read_bytes()
-        if path.suffix == PACKED:
-            data = lzma.decompress(data)
+        if parsed is not None:
+            st = path.stat()
+            stamp = (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns)
+            if path in parsed and parsed[path][0] == stamp:
+                _, out, torn_line = parsed[path]
+                _warn_torn(path, torn_line)
+                return list(out)
+        data = _packed_bytes(path) if path.suffix == PACKED else path.read_bytes()
     except OSError as exc:
         raise ValueError(f"cannot read records file {path}: {exc.strerror}") from None
-    except lzma.LZMAError as exc:
-        raise ValueError(f"records file {path} is not xz-compressed data: {exc}") from None
     complete, torn = _split_torn(data)
     lines = complete.split(b"\n")[:-1]
-    if torn.strip():
-        warnings.warn(
-            f"{path} line {len(lines) + 1} is incomplete (written when a run was killed?); "
-            "ignored: its game counts as not played",
-            TornLineWarning,
-            stacklevel=2,
-        )
+    torn_line = len(lines) + 1 if torn.strip() else 0
+    _warn_torn(path, torn_line)
     out = []
     for no, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         out.append(parse_record(line, f"{path} line {no}"))
+    if parsed is not None:
+        parsed[path] = (stamp, out, torn_line)
+        return list(out)
     return out
+
+
+def _warn_torn(path: Path, line: int) -> None:
+    """Warn that ``path``'s ``line`` is incomplete (none if ``line`` is 0)."""
+    if line:
+        warnings.warn(
+            f"{path} line {line} is incomplete (written when a run was killed?); "
+            "ignored: its game counts as not played",
+            TornLineWarning,
+            stacklevel=3,
+        )
 
 
 #: The suffix added to a packed (xz-compressed) records file.

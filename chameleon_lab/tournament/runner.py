@@ -398,15 +398,15 @@ def session_records(path: str | Path, session: Session) -> list[dict[str, Any]]:
     """The records of ``session``'s games in a records file: other sessions' games left
     out, and so are games beyond its repetitions (those of a longer run of the same
     session). Records written under its :attr:`~.Session.legacy_fingerprint` come with
-    the current one as ``session_id``, so one session is one group in the tables."""
+    the current one as ``session_id`` (in a copy: the records read are not changed), so
+    one session is one group in the tables."""
     ids = session.record_ids  # properties that build the agents: once, not per line
     games = len(session)
-    out = []
-    for r in read_records(path):
-        if r["session_id"] in ids and int(r["game"]) < games:
-            r["session_id"] = ids[0]
-            out.append(r)
-    return out
+    return [
+        r if r["session_id"] == ids[0] else {**r, "session_id": ids[0]}
+        for r in read_records(path)
+        if r["session_id"] in ids and int(r["game"]) < games
+    ]
 
 
 def run_session(
