@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from .checks import whole_number
+
 
 @dataclass(frozen=True)
 class Job:
@@ -54,8 +56,7 @@ class JobFailed(RuntimeError):
 
 def check_lanes(lanes: object) -> None:
     """``ValueError`` unless ``lanes`` is a whole number of at least one."""
-    if isinstance(lanes, bool) or not isinstance(lanes, int) or lanes < 1:
-        raise ValueError(f"lanes must be a whole number >= 1, got {lanes!r}")
+    whole_number("lanes", lanes)
 
 
 def run_lanes(

@@ -1,9 +1,9 @@
 """The house's shape: code in a lower layer never imports a higher one.
 
-Layers, lowest first: the version, atomic file writing and the registry class, games,
-search, agents, tournaments, analysis, the thesis wing, and the entry points (CLI,
-benchmarks, widgets, workbench, batch, conformance, the bridges to other libraries). Every
-import of the package's own modules is read from the source (function-level ones
+Layers, lowest first: the version, atomic file writing, argument checks and the registry
+class, games, search, agents, tournaments, analysis, the thesis wing, and the entry points
+(CLI, benchmarks, widgets, workbench, batch, conformance, the bridges to other libraries).
+Every import of the package's own modules is read from the source (function-level ones
 included) and must go to its own layer or a lower one.
 """
 
@@ -19,6 +19,7 @@ LAYERS = {
     "version": 0,
     "source_code": 0,
     "files": 0,
+    "checks": 0,
     "runlog": 0,
     "registries": 0,
     "games": 1,

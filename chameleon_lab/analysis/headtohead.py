@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..checks import whole_number
 from ..games.registry import game_entry
 from ..tournament import (
     Session,
@@ -76,13 +77,10 @@ class DuelPlan:
     def __post_init__(self) -> None:
         if not isinstance(self.sprt, SPRT):
             raise ValueError(f"sprt must be an SPRT, got {self.sprt!r}")
-        for name in ("batch", "max_blocks"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
-                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
-        w = self.workers
-        if w is not None and (isinstance(w, bool) or not isinstance(w, int) or w < 1):
-            raise ValueError(f"workers must be a whole number >= 1 or None (all cores), got {w!r}")
+        whole_number("batch", self.batch)
+        whole_number("max_blocks", self.max_blocks)
+        workers = whole_number("workers", self.workers, none=True, what=" (all cores)")
+        object.__setattr__(self, "workers", workers)
         if not isinstance(self.progress, bool):
             raise ValueError(f"progress must be true or false, got {self.progress!r}")
 

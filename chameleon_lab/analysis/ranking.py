@@ -47,6 +47,7 @@ import pandas as pd
 from scipy.sparse.csgraph import connected_components
 from tqdm.auto import tqdm
 
+from ..checks import whole_number
 from ..tournament.records import Tables
 from .stats import ELO_PER_NAT
 
@@ -327,8 +328,7 @@ def _resampled(
 ) -> tuple[_Top1, np.ndarray, np.ndarray, int]:
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 0:
-        raise ValueError(f"n_boot must be a whole number >= 0, got {n_boot!r}")
+    whole_number("n_boot", n_boot, 0)
     top, theta = _estimate(t)
     if len(top.block_weights) < MIN_BLOCKS:  # one block resampled is that block: no spread
         return top, theta, np.empty((0, len(top.agents))), 0

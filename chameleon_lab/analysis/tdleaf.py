@@ -40,6 +40,7 @@ import pandas as pd
 from scipy.signal import lfilter
 from tqdm.auto import tqdm
 
+from ..checks import whole_number
 from ..files import atomic_write_text
 from ..games.protocol import MAX_PLAYERS
 from ..games.registry import get_game
@@ -211,9 +212,7 @@ class TDLeafSpec:
         object.__setattr__(self, "features", features)
         object.__setattr__(self, "start", start)
         for name in ("depth", "games", "batch"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+            object.__setattr__(self, name, whole_number(name, getattr(self, name)))
         for name in ("alpha", "lam", "beta"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)):

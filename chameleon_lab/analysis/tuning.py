@@ -57,6 +57,7 @@ import numpy as np
 import pandas as pd
 from tqdm.auto import tqdm
 
+from ..checks import whole_number
 from ..games.registry import get_game
 from ..games.weighted import check_features, features_of, weighted_heuristic
 from ..runlog import append_line, read_run_log
@@ -128,8 +129,7 @@ def seat_templates(game: str, players: int = 2) -> tuple[str, ...]:
     count the game does not seat."""
     base = default_templates(game)
     seats = len(base[0].split(","))
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= seats:
-        raise ValueError(f"players must be a whole number 2..{seats} for {game}, got {players!r}")
+    whole_number("players", players, 2, seats, what=f" for {game}")
     if players == 2:
         return base
     return tuple(
@@ -291,11 +291,8 @@ class TuningSpec:
                 f"sigma0 must be a number in (0, 1] (scaled units), got {self.sigma0!r}"
             )
         for key, least in (("popsize", 2), ("generations", 1), ("depth", 1), ("repetitions", 1)):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise ValueError(f"{key} must be a whole number >= {least}, got {value!r}")
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int) or self.seed < 0:
-            raise ValueError(f"seed must be a whole number >= 0, got {self.seed!r}")
+            object.__setattr__(self, key, whole_number(key, getattr(self, key), least))
+        object.__setattr__(self, "seed", whole_number("seed", self.seed, 0))
         if self.opponent is None:
             object.__setattr__(self, "opponent", get_game(self.game).heuristics.default)
         get_game(self.game).heuristics.get(self.opponent)  # a known one, or ValueError
@@ -700,10 +697,15 @@ def decide(
             opening_plies=opening_plies, seed=seed, game=game,
         )  # fmt: skip
         t, result = run_duel(session, records, plan)
-        said = ", ".join(f"{v:g} ms" if k == "time_ms" else f"{k} {v}" for k, v in budget.items())
         parts.append(t)
+        said = _budget_words(budget)
         rows.append(duel_row(claim, players, budget.get("time_ms"), said, t, result))
     return concat_tables(parts), pd.DataFrame(rows)
+
+
+def _budget_words(budget: Mapping[str, Any]) -> str:
+    """A budget as the tables write it: ``"depth 4"``, ``"10 ms"``, ``"depth 4, 10 ms"``."""
+    return ", ".join(f"{v:g} ms" if k == "time_ms" else f"{k} {v}" for k, v in budget.items())
 
 
 def against(
@@ -767,9 +769,7 @@ def against(
             {
                 "heuristic": own.name,
                 "opponent": opp,
-                "budget": f"depth {budget['depth']}"
-                if "depth" in budget
-                else f"{budget['time_ms']:g} ms",
+                "budget": _budget_words(budget),
                 "games": int(row["games"]),
                 "wins": int(row["wins"]),
                 "draws": int(row["draws"]),

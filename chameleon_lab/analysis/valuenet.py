@@ -34,6 +34,7 @@ import pandas as pd
 from tqdm.auto import tqdm
 
 from ..agents import Agent
+from ..checks import whole_number
 from ..files import atomic_write
 from ..games.registry import get_game
 from ..games.valuenet import ValueNet, connect4_inputs, load_net
@@ -46,9 +47,7 @@ SELF_PLAY = ("game", "games", "depth", "heuristic", "random_move", "opening_plie
 
 
 def _whole(name: str, value: Any, low: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-        raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
-    return int(value)
+    return int(whole_number(name, value, low))
 
 
 @dataclass(frozen=True)

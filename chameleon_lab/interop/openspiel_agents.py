@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ..agents import DEFAULT_GAME, Decision, check_playable, register_agent_kind
+from ..checks import whole_number
 from ..games.registry import Game, get_game
 from ._pyspiel import pyspiel
 from .openspiel_games import PREFIX, LabGame, openspiel_params
@@ -73,14 +74,13 @@ class OpenSpielAgent:
         get_game(self.game)  # a known game, or ValueError listing them
         if self.bot not in BOTS:
             raise ValueError(f"unknown OpenSpiel bot {self.bot!r}; valid bots: {', '.join(BOTS)}")
-        for name, low in (("seed", 0), ("max_simulations", 1), ("rollouts", 1)):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-                raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
-        if not isinstance(self.max_memory_mb, int) or self.max_memory_mb < 1:
-            raise ValueError(
-                f"max_memory_mb must be a whole number >= 1, got {self.max_memory_mb!r}"
-            )
+        for name, low in (
+            ("seed", 0),
+            ("max_simulations", 1),
+            ("rollouts", 1),
+            ("max_memory_mb", 1),
+        ):
+            setattr(self, name, whole_number(name, getattr(self, name), low))
         if not isinstance(self.uct_c, (int, float)) or not self.uct_c > 0:
             raise ValueError(f"uct_c must be a number > 0, got {self.uct_c!r}")
         if not isinstance(self.solve, bool):
@@ -90,10 +90,9 @@ class OpenSpielAgent:
         ):
             raise ValueError(f"time_ms must be a number > 0 or None, got {self.time_ms!r}")
         if self.move_limit is not None:
-            limit = self.move_limit
-            if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-                raise ValueError(f"move_limit must be a whole number >= 1 or None, got {limit!r}")
-            openspiel_params(get_game(self.game), limit)  # refused where the rules end games
+            self.move_limit = whole_number("move_limit", self.move_limit, none=True)
+            # refused where the rules end games
+            openspiel_params(get_game(self.game), self.move_limit)
         self._games = {}
         self._bots = {}
 

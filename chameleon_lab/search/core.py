@@ -21,7 +21,6 @@ shifted to be non-negative and scaled so a win outweighs every heuristic score.
 from __future__ import annotations
 
 import functools
-import math
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -30,6 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..checks import finite_real, whole_number
 from ..games.heuristics import after_move_of, normalize
 from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.protocol import Position as ProtocolPosition
@@ -147,30 +147,11 @@ class Budget:
                 "a search needs a budget: depth=D (plies), time_ms=T, nodes=N or, for "
                 "mcts, iterations=I"
             )
-        _check_whole("depth", self.depth)
-        _check_whole("nodes", self.nodes)
-        _check_whole("iterations", self.iterations)
+        for name in ("depth", "nodes", "iterations"):
+            if getattr(self, name) is not None:
+                whole_number(name, getattr(self, name))
         if self.time_ms is not None and not (finite_real(self.time_ms) and self.time_ms > 0):
             raise ValueError(f"time_ms must be a finite number > 0, got {self.time_ms!r}")
-
-
-def finite_real(value: object) -> bool:
-    """Whether ``value`` is a finite real number (Python's or numpy's; a bool, a complex
-    number or an int beyond every float is none)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        return False
-    try:
-        return math.isfinite(value)
-    except OverflowError:  # an int beyond every float
-        return False
-
-
-def _check_whole(name: str, value: object) -> None:
-    """``ValueError`` unless ``value`` is ``None`` or a whole number >= 1."""
-    if value is not None and (
-        isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1
-    ):
-        raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
 
 
 # -------------------------------------------------------- games, heuristics, states

@@ -71,6 +71,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, objmode
 
+from ..checks import finite_real
 from ..games.heuristics import normalize
 from ..games.protocol import MAX_PLAYERS
 from ..games.specialise import inlined, template
@@ -81,7 +82,6 @@ from .core import (
     _score,
     evaluate,
     evaluate_after,
-    finite_real,
     generate,
     key,
     make,

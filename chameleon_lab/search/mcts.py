@@ -63,6 +63,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..checks import finite_real, whole_number
 from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.registry import Game
 from ..games.specialise import template
@@ -75,7 +76,6 @@ from .core import (
     check_root,
     compile_for,
     evaluate,
-    finite_real,
     game_line,
     generate,
     leaf_evaluator,
@@ -521,10 +521,8 @@ class MCTSOptions:
             raise ValueError(f"epsilon must be a number in [0, 1], got {self.epsilon!r}")
         if not isinstance(self.solver, (bool, np.bool_)):
             raise ValueError(f"solver must be true or false, got {self.solver!r}")
-        for name, low in (("playout_depth", 0), ("seed", 0)):
-            x = getattr(self, name)
-            if isinstance(x, bool) or not isinstance(x, (int, np.integer)) or x < low:
-                raise ValueError(f"{name} must be a whole number >= {low}, got {x!r}")
+        whole_number("playout_depth", self.playout_depth, 0)
+        whole_number("seed", self.seed, 0)
 
 
 #: The options and their defaults, as the registry lists them.

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import finite_real
 from ..games.protocol import GameOps
 from . import twoplayer as TP
 from .core import (
@@ -37,7 +38,6 @@ from .core import (
     bind,
     check_tt_bits,
     compile_for,
-    finite_real,
     leaf_evaluator,
     ops_of,
     resident_zeros,

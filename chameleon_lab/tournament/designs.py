@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..checks import whole_number
 from ..games.registry import Game, game_entry, get_game
 
 #: Draws of an opening before giving up when every one ends the game.
@@ -118,10 +119,8 @@ def opening_suite(
     on ``size``. ``ValueError`` when the game has fewer than ``size`` distinct openings
     of that length (counted exactly where that is cheap), naming how many it has.
     """
-    for name, value, low in (("plies", plies, 1), ("size", size, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"an opening suite's {name} must be a whole number >= {low}, "
-                             f"got {value!r}")  # fmt: skip
+    whole_number("an opening suite's plies", plies)
+    whole_number("an opening suite's size", size)
     seen: set[Any] = set()
     out: list[tuple[str, ...]] = []
     attempts = 20 * size + 200
@@ -317,8 +316,7 @@ def block_seatings(
         raise ValueError(
             f"a block design compares at least two distinct agents, got {names}: name two or more"
         )
-    if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= seats:
-        raise ValueError(f"players must be a whole number 2..{seats}, got {players!r}")
+    whole_number("players", players, 2, seats)
     if orders not in ORDERS:
         raise ValueError(f"unknown seat orders {orders!r}; valid: {', '.join(ORDERS)}")
     if len(names) < players:  # every way to seat them all, as Schadd & Winands (2011) did

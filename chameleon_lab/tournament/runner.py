@@ -43,6 +43,7 @@ from typing import Any
 
 from tqdm.auto import tqdm
 
+from ..checks import whole_number
 from ..source_code import code_version
 from .play import play_game, task_game, warm_up
 from .records import (
@@ -308,8 +309,7 @@ def run_tasks(
     """
     if workers is None:
         workers = os.cpu_count() or 1
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a whole number >= 1, got {workers!r}")
+    workers = whole_number("workers", workers)
     if client is not None and scheduler is not None:
         raise ValueError("give a Dask client or a scheduler address, not both")
     total = len(tasks)

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from ..agents import DEFAULT_GAME, Agent, agent_from_params, fingerprint_params
+from ..checks import whole_number
 from ..games.chameleon import ORIGINAL_MOVE_LIMIT
 from ..games.registry import Game, game_entry, get_game, resolve_params
 from .designs import ORDERS, block_seatings, draw_seed, opening_suite, seating_game
@@ -188,9 +189,8 @@ class Session:
             raise ValueError(
                 f"unknown budget key(s) {', '.join(unknown)}; valid: {', '.join(BUDGET_KEYS)}"
             )
-        for key, value in (("repetitions", self.repetitions), ("seed", self.seed)):
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{key} must be a whole number >= 0, got {value!r}")
+        for name in ("repetitions", "seed"):  # numpy's integers stored as Python's
+            object.__setattr__(self, name, whole_number(name, getattr(self, name), 0))
         if self.repetitions < 1:
             raise ValueError(f"repetitions must be >= 1, got {self.repetitions}")
         op = self.opening_plies
@@ -211,9 +211,9 @@ class Session:
                 f"unknown openings {self.openings!r}; valid: {', '.join(OPENINGS)} (a game's "
                 "own opening, or one for all the seatings of a repetition, paired games)"
             )
-        ml = self.move_limit
-        if ml is not None and (isinstance(ml, bool) or not isinstance(ml, int) or ml < 1):
-            raise ValueError(f"move_limit must be a whole number >= 1 or None, got {ml!r}")
+        object.__setattr__(
+            self, "move_limit", whole_number("move_limit", self.move_limit, none=True)
+        )
         if not isinstance(self.red_occupied, (bool, np.bool_)):
             raise ValueError(
                 f"red_occupied must be true or false (a boolean), got {self.red_occupied!r} "

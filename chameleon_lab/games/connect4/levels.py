@@ -20,6 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from ...checks import whole_number
+
 #: Plies searched by levels 1..5 (each further level one ply more, see level_depth).
 LEVEL_DEPTHS = {1: 2, 2: 4, 3: 6, 4: 7, 5: 8}
 #: The aggressiveness steps (heuristics ``aggressive1`` .. ``aggressive5``).
@@ -27,11 +29,7 @@ AGGRESSIVENESS = (1, 2, 3, 4, 5)
 
 
 def _check_whole(name: str, value: Any, low: int, high: int | None = None) -> int:
-    ok = isinstance(value, int) and not isinstance(value, bool)
-    if not ok or value < low or (high is not None and value > high):
-        span = f"{low}..{high}" if high is not None else f">= {low}"
-        raise ValueError(f"{name} must be a whole number {span}, got {value!r}")
-    return int(value)
+    return int(whole_number(name, value, low, high))
 
 
 def level_depth(level: int) -> int:
