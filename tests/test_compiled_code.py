@@ -8,7 +8,11 @@ These tests fail when a change brings such calls back; the results would not sho
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -130,3 +134,39 @@ def test_the_suite_scores_its_leaves_inline_and_orders_by_a_call():
     root_llvm = root.inspect_llvm(root.signatures[0]).split("\ndefine")[1]
     assert any("ab_node" in name for name in re.findall(r"call [^@\n]*@([\w.$]+)", root_llvm))
     assert "@NRT_incref(" not in root_llvm
+
+
+LITERAL_COMPILES = """
+import json
+from numba.core import event, types
+from chameleon_lab.games import get_game
+from chameleon_lab.search.api import search
+found = []
+
+class Listen(event.Listener):
+    def on_start(self, e):
+        f = e.data["dispatcher"].py_func
+        literal = [i for i, a in enumerate(e.data["args"]) if isinstance(a, types.Literal)]
+        if f.__module__.startswith("chameleon_lab.") and literal:
+            found.append([f.__module__, f.__qualname__.split("__")[0], literal])
+
+    def on_end(self, e):
+        pass
+
+event.register("numba:compile", Listen())
+pos = get_game("nim").start()
+for algorithm in ("alphabeta", "mcts", "maxn", "brs"):
+    search(pos, algorithm, **({"iterations": 50} if algorithm == "mcts" else {"depth": 3}))
+print(json.dumps(found))
+"""
+
+
+def test_no_compiled_function_is_compiled_for_a_literal_argument(tmp_path):
+    # numba compiles a function called with a constant (0, True) for the literal type
+    # apart from int64 or bool, and a variable started at 0 is typed literal at first;
+    # those second compiles were a fifth of a search's compile time (see "Literal
+    # arguments" in chameleon_lab.games.specialise). An empty cache: all is compiled.
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", LITERAL_COMPILES], env=env,
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    assert json.loads(done.stdout) == []

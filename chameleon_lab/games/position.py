@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from .specialise import specialise, template
+from .specialise import ROOT_PLY, specialise, template
 
 if TYPE_CHECKING:
     from .registry import Game
@@ -47,8 +47,8 @@ def _perft_template(state, depth, moves, undo, count, index):  # pragma: no cove
     if depth <= 0 or player_of(state) < 0:  # noqa: F821
         return 1
     leaves = 0
-    ply = 0
-    count[0] = generate(state, moves, 0)  # noqa: F821
+    ply = np.int64(0)  # typed, not a literal (see specialise)
+    count[0] = generate(state, moves, ROOT_PLY)  # noqa: F821
     index[0] = 0
     last = depth - 1
     while ply >= 0:

@@ -31,7 +31,18 @@ the pass numba runs before it prunes reference counts, so an array handed to the
 no atomic count (see "Speed" in :mod:`chameleon_lab.games.chameleon.kernel`). numba's
 ``inline="always"``, used before, copies a function's IR into each caller before typing
 it: the same machine code, node counts and speed, at about three times the compile time
-(``docs/benchmarks.md``, "Compiled code")."""
+(``docs/benchmarks.md``, "Compiled code").
+
+Literal arguments: numba types a constant ``0`` or ``True`` as a literal
+(``Literal[int](0)``), and a compiled function called with one is compiled for it
+apart from the ``int64`` it is compiled for anyway; a variable started with ``0``
+and passed on in a loop is typed literal in type inference's first pass, so the
+function it is passed to is compiled twice too. Compiled code therefore passes
+:data:`ROOT_PLY`, :data:`YES`, :data:`NO` (typed constants: a global numpy scalar is
+not a literal) and starts such variables with ``np.int64(0)`` or ``np.bool_(False)``,
+except where a literal is meant to fold a branch away (a parameter documented so).
+The second compiles were a fifth of a search's compile time (``docs/benchmarks.md``,
+"Compiled code")."""
 
 from __future__ import annotations
 
@@ -43,12 +54,20 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import numba
+import numpy as np
 from numba import njit
 
 try:  # numba's private caching classes, which the disk cache of the copies extends
     from numba.core.caching import CompileResultCacheImpl, FunctionCache, IndexDataCacheFile
 except ImportError:  # pragma: no cover - a numba outside pyproject's range
     CompileResultCacheImpl = FunctionCache = IndexDataCacheFile = object  # type: ignore[misc,assignment]
+
+#: The root's ply as a typed constant for compiled calls (see "Literal arguments" above).
+ROOT_PLY = np.int64(0)
+#: True as a typed constant for compiled calls.
+YES = np.bool_(True)
+#: False as a typed constant for compiled calls.
+NO = np.bool_(False)
 
 _COPIES: dict[tuple, Any] = {}
 #: The tag of each cached copy, by the identity of its dispatcher (kept in _COPIES).

@@ -99,7 +99,7 @@ def _static(state, move, owner, mover, max_player, norm, ply, tables):  # pragma
     now): Paranoid's value of the heuristic's vector, normalised if ``norm``, counted as
     an ordering evaluation, not a node."""
     leaf = tables.leaf
-    previous = -1
+    previous = np.int64(-1)  # typed, not a literal (see games.specialise)
     if owner != mover:
         previous = pass_to(state, owner)
     make(state, move, tables.undo, ply)
@@ -199,15 +199,16 @@ def _make_child(state, tables, ply, i, p, depth, stage, moved_now, plus, maximis
     turn goes back to the root player after the reply."""  # pragma: no cover
     max_player = tables.ictl[K_MAX_PLAYER]
     r = tables.owner[ply, i]
-    previous = pass_to(state, r) if r != p else -1
+    previous = pass_to(state, r) if r != p else np.int64(-1)
     make(state, tables.reply[ply, i], tables.undo, ply)
     q = player_of(state)
+    none = np.int64(-1)  # typed, not a literal (see games.specialise)
     if maximising or q < 0 or q == max_player:
-        return previous, -1, depth - 1, LAYER_START, 0
+        return previous, none, depth - 1, LAYER_START, 0
     if plus and (moved_now >> q) & 1:
-        return previous, -1, 0, LAYER_START, 0
+        return previous, none, 0, LAYER_START, 0
     if plus:
-        return previous, -1, depth, stage, moved_now
+        return previous, none, depth, stage, moved_now
     return previous, pass_to(state, max_player), depth - 1, LAYER_START, 0
 
 

@@ -320,8 +320,10 @@ def no_noisy_moves(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
 
 @njit(cache=True)
 def no_pass_to(state: np.ndarray, player: int) -> int:
-    """The turn change of a game that has none: refused (-1), the state unchanged."""
-    return -1
+    """The turn change of a game that has none: refused (-1), the state unchanged.
+    Typed: a literal return value would be passed on as one (see "Literal arguments"
+    in :mod:`chameleon_lab.games.specialise`)."""
+    return np.int64(-1)
 
 
 @njit(cache=True)

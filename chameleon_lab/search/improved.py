@@ -293,7 +293,7 @@ def _score_child(
         ictl[PV_LEN + ply + 1] = ply + 1
     else:
         make(state, move, undo, ply)
-        _leaf(evaluate, state, leaf, player_of(state), 0, ply + 1, norm, ictl)
+        _leaf(evaluate, state, leaf, player_of(state), np.int64(0), ply + 1, norm, ictl)
         unmake(state, undo, ply)
 
 
@@ -345,7 +345,7 @@ def maxn_node(
         return
     ictl[S_EXPANDED] += 1
     for k in range(n):
-        i = _child(ply, k, 0, ictl)
+        i = _child(ply, k, np.int64(0), ictl)
         if depth == 1:  # the child is a leaf: scored here, as its own call would
             _score_child(
                 make,
@@ -375,7 +375,7 @@ def maxn_node(
         if ictl[C_ABORTED]:
             return
         if ply == 0:
-            _copy_row(vals, 1, ROOT_ROW + i)
+            _copy_row(vals, np.int64(1), ROOT_ROW + i)
         if k == 0 or vals[ply + 1, p] > vals[ply, p]:
             _copy_row(vals, ply + 1, ply)
             _pv_take(pv, ictl, ply, moves[ply, i])
@@ -411,7 +411,7 @@ def maxnis_node(
     for k in range(n):
         if k > 0 and vals[ply, p] >= limit:
             break
-        i = _child(ply, k, 0, ictl)
+        i = _child(ply, k, np.int64(0), ictl)
         child_bound = 0.0 if k == 0 else vals[ply, p]
         if depth == 1:  # the child is a leaf: scored here, as its own call would
             _score_child(
@@ -444,7 +444,7 @@ def maxnis_node(
         if ictl[C_ABORTED]:
             return
         if ply == 0:
-            _copy_row(vals, 1, ROOT_ROW + i)
+            _copy_row(vals, np.int64(1), ROOT_ROW + i)
         if k == 0 or vals[ply + 1, p] > vals[ply, p]:
             _copy_row(vals, ply + 1, ply)
             _pv_take(pv, ictl, ply, moves[ply, i])
@@ -668,7 +668,7 @@ def hypermax_node(
     for k in range(n):
         if k > 0 and vals[a, 0] + vals[a, 1] + vals[a, 2] + vals[a, 3] >= 0.0:
             break
-        i = _child(ply, k, 0, ictl)
+        i = _child(ply, k, np.int64(0), ictl)
         _copy_row(vals, a, a + 1)
         if depth == 1:  # the child is a leaf: scored here, as its own call would
             _score_child(
@@ -701,7 +701,7 @@ def hypermax_node(
         if ictl[C_ABORTED]:
             return
         if ply == 0:
-            _copy_row(vals, 1, ROOT_ROW + i)
+            _copy_row(vals, np.int64(1), ROOT_ROW + i)
         if k == 0 or vals[a, p] < vals[ply + 1, p]:
             _copy_row(vals, ply + 1, ply)
             _pv_take(pv, ictl, ply, moves[ply, i])

@@ -66,7 +66,7 @@ from numba import njit
 from ..checks import finite_real, whole_number
 from ..games.protocol import MAX_PLAYERS, GameOps
 from ..games.registry import Game
-from ..games.specialise import template
+from ..games.specialise import NO, ROOT_PLY, YES, template
 from .api import search
 from .core import (
     Budget,
@@ -99,6 +99,8 @@ DEFAULT_NODES = 1 << 20
 CLOCK_EVERY = 16
 #: A playout longer than this many plies is scored by the heuristic.
 MAX_PLAYOUT = 10_000
+#: The ply of the greedy playout's trial moves' undo rows, typed (see games.specialise).
+_PLY1 = np.int64(1)
 #: Slots of the progressive-history table per player (moves hashed into them).
 HISTORY_SLOTS = 1 << 16
 BACKUPS = ("maxn", "paranoid", "brs")
@@ -200,7 +202,7 @@ def mcts_kernel(root, state, params, tree, scratch, stats):  # pragma: no cover 
     np.random.seed(seed)  # noqa: NPY002 (numba's compiled stream: one seed, one search)
     _clear(tree, stats)
     proof = tree[7]
-    used = 1
+    used = np.int64(1)  # typed, not a literal (see games.specialise)
     reward = np.zeros(MAX_PLAYERS)
     v = np.zeros(MAX_PLAYERS)
     it = 0
@@ -254,7 +256,7 @@ def _select(state, params, tree, scratch, stats, reward, used):  # pragma: no co
     moves, undo, leaf, path, made = scratch
     capacity = move.shape[0]
     width = moves.shape[1]
-    node = 0
+    node = np.int64(0)  # typed, not a literal (see games.specialise)
     plen = 1
     path[0] = 0
     nmade = 0
@@ -262,7 +264,7 @@ def _select(state, params, tree, scratch, stats, reward, used):  # pragma: no co
     while True:
         p = player_of(state)
         if p < 0:
-            _rewards(state, reward, leaf, True)
+            _rewards(state, reward, leaf, YES)
             if solver and node > 0:
                 r = owner[node]
                 proof[node] = 1 if reward[r] > 0.5 else (-1 if reward[r] < 0.5 else 0)
@@ -288,7 +290,7 @@ def _select(state, params, tree, scratch, stats, reward, used):  # pragma: no co
         who = owner[best]
         if who != p:
             pass_to(state, who)
-        make(state, move[best], undo, 0)
+        make(state, move[best], undo, ROOT_PLY)
         q = player_of(state)
         if backup == 2 and p != root_player and q >= 0 and q != root_player:
             pass_to(state, root_player)  # BRS: the root player moves after a reply
@@ -310,7 +312,7 @@ def _expand(state, p, node, used, root_player, backup, tree, moves):  # pragma: 
     tree an opponent's node holds every opponent's moves), unvisited and shuffled;
     the first slot after them (``used`` when there are no moves)."""
     move, first, count, owner, gen, visits, value, proof, _history = tree
-    n = generate(state, moves, 0)
+    n = generate(state, moves, ROOT_PLY)
     k = used
     for i in range(n):
         move[k] = moves[0, i]
@@ -325,7 +327,7 @@ def _expand(state, p, node, used, root_player, backup, tree, moves):  # pragma: 
             previous = pass_to(state, r)
             if previous < 0:
                 break
-            m = generate(state, moves, 0)
+            m = generate(state, moves, ROOT_PLY)
             pass_to(state, previous)
             for i in range(m):
                 move[k] = moves[0, i]
@@ -409,20 +411,20 @@ def _playout(state, params, scratch, stats, reward, v, nmade):  # pragma: no cov
     while True:
         p = player_of(state)
         if p < 0:
-            _rewards(state, reward, leaf, True)
+            _rewards(state, reward, leaf, YES)
             return nmade
         if (playout_depth > 0 and k >= playout_depth) or k >= MAX_PLAYOUT:
             break
-        n = generate(state, moves, 0)
+        n = generate(state, moves, ROOT_PLY)
         if n == 0:
             break
         i = np.random.randint(0, n)  # noqa: NPY002
         if greedy and np.random.random() >= epsilon:  # noqa: NPY002
             top = -np.inf
             for j in range(n):
-                make(state, moves[0, j], undo, 1)
+                make(state, moves[0, j], undo, _PLY1)
                 _rewards(state, v, leaf, player_of(state) < 0)
-                unmake(state, undo, 1)
+                unmake(state, undo, _PLY1)
                 if v[p] > top:
                     top = v[p]
                     i = j
@@ -430,10 +432,10 @@ def _playout(state, params, scratch, stats, reward, v, nmade):  # pragma: no cov
             made[nmade, 0] = p
             made[nmade, 1] = moves[0, i]
             nmade += 1
-        make(state, moves[0, i], undo, 0)
+        make(state, moves[0, i], undo, ROOT_PLY)
         stats[ST_PLAYOUT] += 1
         k += 1
-    _rewards(state, reward, leaf, False)
+    _rewards(state, reward, leaf, NO)
     stats[ST_PLAYOUT] += 1
     return nmade
 

@@ -138,7 +138,7 @@ def maxnsp_node(
                 need = max_sum - vals[ply, p]
                 chain[ply, K_LEVEL] = _ancestors(vals, chain, ply, top, p, need)[1]
                 return
-        i = _child(ply, k, 0, ictl)
+        i = _child(ply, k, np.int64(0), ictl)
         child_level = 0
         if depth == 1:  # the child is a leaf: scored here, as its own call would
             _score_child(
@@ -172,7 +172,7 @@ def maxnsp_node(
         if ictl[C_ABORTED]:
             return
         if ply == 0:
-            _copy_row(vals, 1, ROOT_ROW + i)
+            _copy_row(vals, np.int64(1), ROOT_ROW + i)
         if k == 0 or vals[ply + 1, p] > vals[ply, p]:
             _copy_row(vals, ply + 1, ply)
             _pv_take(pv, ictl, ply, moves[ply, i])

@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit
 
 from ..games.protocol import MAX_PLAYERS
-from ..games.specialise import inlined, template
+from ..games.specialise import NO, ROOT_PLY, YES, inlined, template
 from .core import evaluate, generate, key, make, noisy, player_of, table_width, unmake
 from .improved import (
     _BIG,
@@ -345,7 +345,8 @@ def _enter(
         n = noisy(state, t.moves, ply)
     else:
         n = generate(state, t.moves, ply)
-    slot, h, tt_move = -1, 0, -1  # the table: its move first, its value at this depth only
+    # the table: its move first, its value at this depth only (typed: see specialise)
+    slot, h, tt_move = np.int64(-1), np.int64(0), np.int64(-1)
     if tt_int.shape[0] > 0 and ply > 0:
         h = key(state)
         slot, tt_move, hit, tv = _tt_probe(tt_int, tt_val, ctl, h, depth, alpha, beta)
@@ -436,16 +437,17 @@ def ab_node(  # pragma: no cover - compiled by bind()
     moves, undo, leaf, ctl, pv, fflt, fint = t.moves, t.undo, t.leaf, t.ctl, t.pv, t.fflt, t.fint
     top, prune, step, v = ply, ctl[O_PRUNE] != 0, _ENTER, 0.0
     # the frame of the node at ``ply`` (kept in fflt/fint while a child runs)
-    p = n = k = i = h = 0
-    slot = best_move = -1
-    keyed = null = False
+    # typed, not literal 0, -1, False (see "Literal arguments" in games.specialise)
+    p = n = k = i = h = np.int64(0)
+    slot = best_move = np.int64(-1)
+    keyed = null = np.bool_(False)
     best = alpha0 = 0.0
-    known = False  # whether p holds the player to move at the node entered, no leaf
+    known = NO  # whether p holds the player to move at the node entered, no leaf
     while True:
         if step == _ENTER:
             expanded, v, p, alpha, best, n = _enter(state, depth, ply, alpha, beta, me, p,
                                                     known, tables, tt_int, tt_val)  # fmt: skip
-            known = False
+            known = NO
             if not expanded:
                 step = _UP
                 continue
@@ -454,7 +456,7 @@ def ab_node(  # pragma: no cover - compiled by bind()
         elif step == _NEXT:
             if k >= n:  # every child searched (none: quiescence without noisy moves)
                 if n > 0 and slot >= 0:
-                    _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, False, best,
+                    _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, NO, best,
                               best_move)  # fmt: skip
                 v, step = best, _UP
                 continue
@@ -478,7 +480,7 @@ def ab_node(  # pragma: no cover - compiled by bind()
             # rounding where values are large (1e-9 beside 1e8), and a window of width
             # 0 fails low on a child it never searched
             alpha, beta = (-np.nextafter(alpha, np.inf) if null else -beta), -alpha
-            depth, ply, me, p, known, step = depth - 1, ply + 1, other, q, True, _ENTER
+            depth, ply, me, p, known, step = depth - 1, ply + 1, other, q, YES, _ENTER
         elif step == _UP:
             if ply == top:
                 return v
@@ -493,7 +495,7 @@ def ab_node(  # pragma: no cover - compiled by bind()
                 alpha, beta = -beta, -v
                 me = ctl[C_PLAYER_A] + ctl[C_PLAYER_B] - p
                 # no leaf (else _NEXT had scored it), so the opponent moves there
-                depth, ply, p, known, step = depth - 1, ply + 1, me, True, _ENTER
+                depth, ply, p, known, step = depth - 1, ply + 1, me, YES, _ENTER
                 continue
             step = _CHILD
         else:  # _CHILD
@@ -514,7 +516,7 @@ def ab_node(  # pragma: no cover - compiled by bind()
             if prune and best >= beta:
                 _cut_off(ctl, t.killers, t.history, ply, k, m, depth)
                 if slot >= 0:
-                    _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, True, best,
+                    _tt_store(tt_int, tt_val, ctl, slot, h, depth, alpha0, YES, best,
                               best_move)  # fmt: skip
                 v, step = best, _UP
                 continue
@@ -568,7 +570,7 @@ def ab_root(  # pragma: no cover - compiled by bind()
     t = tables[0]
     ctl = t.ctl
     me = player_of(state)
-    n = generate(state, t.moves, 0) if me >= 0 else -1
+    n = generate(state, t.moves, ROOT_PLY) if me >= 0 else -1
     if mode == NEW_SEARCH:
         _prepare(t, setting, max(n, 0))
     else:
@@ -585,7 +587,7 @@ def ab_root(  # pragma: no cover - compiled by bind()
     ctl[C_ROOT_BEST] = -1
     if n <= 0:
         return np.nan
-    v = ab_node(state, depth, 0, alpha, beta, me, tables, tt_int, tt_val)
+    v = ab_node(state, depth, ROOT_PLY, alpha, beta, me, tables, tt_int, tt_val)
     if not ctl[C_ABORTED]:
         for j in range(n):
             if t.moves[0, j] == t.pv[0, 0]:

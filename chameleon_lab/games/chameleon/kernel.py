@@ -46,6 +46,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..specialise import ROOT_PLY
 from .board import FIELD_COLOUR, NEXT_PLAYER, ROLE_POINTS
 
 MAX_PAWNS = 16
@@ -503,8 +504,8 @@ def perft(state: np.ndarray, depth: int) -> tuple[int, int]:
     undo = np.empty((depth, UNDO_SIZE), dtype=np.int64)
     leaves = 0
     generated = 0
-    ply = 0
-    count[0] = generate_moves(state, moves, 0)
+    ply = np.int64(0)  # typed, not a literal (see games.specialise)
+    count[0] = generate_moves(state, moves, ROOT_PLY)
     last = depth - 1
     while ply >= 0:
         i = index[ply]
@@ -534,7 +535,7 @@ def perft(state: np.ndarray, depth: int) -> tuple[int, int]:
 def legal_moves(state: np.ndarray) -> np.ndarray:
     """The legal moves of a state as a fresh array (for Python callers, not hot loops)."""
     buf = np.empty((1, MAX_MOVES), dtype=np.int64)
-    n = generate_moves(state, buf, 0)
+    n = generate_moves(state, buf, ROOT_PLY)
     return buf[0, :n].copy()
 
 
@@ -543,13 +544,13 @@ def successor_states(state: np.ndarray) -> np.ndarray:
     """All successor states, one per row, in the original generation order."""
     state = state.copy()
     buf = np.empty((1, MAX_MOVES), dtype=np.int64)
-    n = generate_moves(state, buf, 0)
+    n = generate_moves(state, buf, ROOT_PLY)
     out = np.empty((n, state.shape[0]), dtype=np.int64)
     undo = np.empty((1, UNDO_SIZE), dtype=np.int64)
     for i in range(n):
-        make_move(state, buf[0, i], undo, 0)
+        make_move(state, buf[0, i], undo, ROOT_PLY)
         out[i, :] = state
-        unmake_move(state, undo, 0)
+        unmake_move(state, undo, ROOT_PLY)
     return out
 
 
@@ -558,7 +559,7 @@ def played(state: np.ndarray, move: int) -> np.ndarray:
     """A copy of ``state`` with ``move`` played (the move must be legal)."""
     out = state.copy()
     undo = np.empty((1, UNDO_SIZE), dtype=np.int64)
-    make_move(out, move, undo, 0)
+    make_move(out, move, undo, ROOT_PLY)
     return out
 
 

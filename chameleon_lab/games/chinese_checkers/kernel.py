@@ -174,7 +174,7 @@ def generate(state: np.ndarray, moves: np.ndarray, ply: int) -> int:
         return 0
     s = state[SIZE] - 2
     home = HOME[state[PLAYERS], side]
-    n = 0
+    n = np.int64(0)  # typed, not a literal (see games.specialise)
     for c in range(NCELLS[s]):
         if state[c] == side + 1:
             n = _piece_moves(state, moves, ply, n, s, c, home)

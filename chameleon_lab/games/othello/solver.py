@@ -58,8 +58,10 @@ SHALLOW = 6
 TT_BITS = 20
 #: The stability cut-off is tried from this alpha on (a high score to disprove).
 _STABILITY_ALPHA = 8
-#: Above any score (scores lie in -64..64).
-_INF = 99
+#: Above any score (scores lie in -64..64). Typed, as the ply below: a literal argument
+#: compiles a function once more (see "Literal arguments" in games.specialise).
+_INF = np.int64(99)
+_PLY1 = np.int64(1)
 
 _U = np.uint64
 _Z = _U(0)
@@ -438,10 +440,11 @@ def _root(p, o, buf, tt_p, tt_o, tt_info, stats, result):
     """Solve ``(p, o)``: ``result[0]`` the exact score, ``result[1]`` a best move
     (a square, 64 for a pass, -1 when the game is over)."""
     n_empty = 64 - np.int64(_popcnt(p | o))
+    ply1 = _PLY1  # the children's ply, typed
     moves = _mobility(p, o)
     if not moves:
         if _mobility(o, p):
-            result[0] = -_value(o, p, -_INF, _INF, n_empty, 1, buf, tt_p, tt_o, tt_info, stats)
+            result[0] = -_value(o, p, -_INF, _INF, n_empty, ply1, buf, tt_p, tt_o, tt_info, stats)
             result[1] = 64
         else:
             stats[1] += 1
@@ -476,11 +479,15 @@ def _root(p, o, buf, tt_p, tt_o, tt_info, stats, result):
         cp = o & ~f
         co = p | f | (_ONE << _U(sq))
         if i == 0:
-            v = -_value(cp, co, -_INF, _INF, n_empty - 1, 1, buf, tt_p, tt_o, tt_info, stats)
+            v = -_value(cp, co, -_INF, _INF, n_empty - 1, ply1, buf, tt_p, tt_o, tt_info, stats)
         else:
-            v = -_value(cp, co, -alpha - 1, -alpha, n_empty - 1, 1, buf, tt_p, tt_o, tt_info, stats)
+            v = -_value(
+                cp, co, -alpha - 1, -alpha, n_empty - 1, ply1, buf, tt_p, tt_o, tt_info, stats
+            )
             if v > alpha:
-                v = -_value(cp, co, -_INF, -alpha, n_empty - 1, 1, buf, tt_p, tt_o, tt_info, stats)
+                v = -_value(
+                    cp, co, -_INF, -alpha, n_empty - 1, ply1, buf, tt_p, tt_o, tt_info, stats
+                )
         if v > best:
             best = v
             best_sq = sq
