@@ -17,6 +17,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -40,6 +41,7 @@ from chameleon_lab.tournament import (
     without_times,
 )
 from chameleon_lab.tournament import records as records_module
+from chameleon_lab.tournament.records import record_seats
 
 THESIS = {"flavour": "thesis"}
 
@@ -104,6 +106,31 @@ def test_the_moves_table_carries_the_counters_an_algorithm_reports():
     assert by_agent.count()["mc"] == by_agent.size()["mc"] > 0
     plain = tiny_session(design="fixed", seatings=["mx,pa,_,_"])
     assert "iterations" not in tables(run_session(plain, workers=1, progress=False).records).moves
+
+
+def test_the_moves_table_is_a_row_per_move_whatever_columns_come_late():
+    """The moves table (built column by column) against one written row by row from its
+    definition: an alpha-beta game first, whose moves lack MCTS's ``iterations``, then
+    games with them; every move a row in record order, missing values missing."""
+    agents = {"mc": {"algorithm": "mcts", "iterations": 30}, "ab": {"algorithm": "alphabeta",
+              "depth": 1}}  # fmt: skip
+    session = Session("late", agents, budget={}, game="tictactoe", design="every")
+    records = run_session(session, workers=1, progress=False).records
+    plain_only = tiny_session(design="fixed", seatings=["mx,pa,_,_"])
+    records = run_session(plain_only, workers=1, progress=False).records + records
+    rows = []
+    for r in sorted(records, key=lambda r: (r["session"]["name"], r["game"])):
+        agent_of = dict(zip(record_seats(r), r["seating"], strict=True))
+        for ply, m in enumerate(r["moves"]):
+            rows.append({"game": r["game"], "ply": ply, "agent": agent_of[m["seat"]],
+                         "move": m["move"], "random": m.get("random", False),
+                         "iterations": m.get("iterations")})  # fmt: skip
+    moves = tables(records).moves
+    plain = pd.DataFrame(rows)
+    assert len(moves) == len(plain) and moves["iterations"].notna().sum() > 0
+    for column in ("game", "ply", "agent", "move", "random"):
+        assert list(moves[column]) == list(plain[column]), column
+    assert moves["iterations"].fillna(-1).tolist() == plain["iterations"].fillna(-1).tolist()
 
 
 def _moves(records):
