@@ -22,7 +22,10 @@ from chameleon_lab.analysis.tdleaf import (
     feature_functions,
     features_of_position,
     leaf_of,
+    seat_results,
+    seated_game,
     td_leaf_step,
+    td_leaf_update,
     train,
 )
 from chameleon_lab.cli import main
@@ -120,7 +123,7 @@ def test_the_leaf_of_the_line_is_what_the_search_valued():
         if leaf.is_over:
             continue
         sign = 1.0 if pos.to_move == 0 else -1.0
-        value = sign * features_of_position(leaf, functions) @ w
+        value = sign * features_of_position(leaf, functions)[0] @ w
         assert result.scores[result.index] == pytest.approx(value)
         checked += 1
     assert checked >= 6
@@ -154,7 +157,13 @@ def test_a_checkpoint_of_another_run_is_refused_naming_both(tmp_path):
 @pytest.mark.parametrize(
     "change, message",
     [
-        ({"game": "chameleon"}, "two-player games; chameleon seats 4"),
+        (
+            {"game": "chameleon", "players": 5, "algorithm": "paranoid"},
+            "players must be a whole number 2..4 for chameleon, got 5",
+        ),
+        ({"players": 3}, "connect4 seats 2 players, got players=3"),
+        ({"game": "chameleon", "players": 3}, "alphabeta searches two-player zero-sum"),
+        ({"algorithm": "minimax"}, "unknown algorithm 'minimax'; valid algorithms: "),
         ({"game": "nim"}, "nim has no weighted heuristic; games with one"),
         ({"start": (1.0, -1.0, 0.0)}, r"start must be 3 weights >= 0, not all 0 \(stones"),
         ({"features": ("stones", "kings")}, "kings"),
@@ -186,5 +195,111 @@ def test_the_cli_learns_resumes_and_names_a_heuristic_a_session_plays(tmp_path, 
 
 
 def test_the_cli_refuses_a_bad_run_with_status_2(capsys):
-    assert main(["learn", "--game", "chameleon", "--quiet"]) == 2
-    assert "two-player games; chameleon seats 4" in capsys.readouterr().err
+    assert main(["learn", "--game", "chameleon", "--players", "3", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "alphabeta searches two-player zero-sum games; chameleon with 3 players" in err
+
+
+# ------------------------------------------------------------------ more than two players
+@settings(max_examples=80, deadline=None)
+@given(returns=st.lists(st.sampled_from([-1.0, 0.0, 1.0, 2.5]), min_size=2, max_size=4))
+def test_a_seats_result_is_its_mean_finish_against_each_other_seat(returns):
+    """Written out: +1 for each other seat it finished ahead of, -1 behind, 0 level,
+    divided by the other seats; the results sum to 0, two players give the sign."""
+    seats = range(len(returns))
+    expected = [
+        sum((returns[p] > returns[q]) - (returns[p] < returns[q]) for q in seats if q != p)
+        / (len(returns) - 1)
+        for p in seats
+    ]
+    got = seat_results(returns, tuple(seats))
+    np.testing.assert_allclose(got, expected)
+    assert abs(got.sum()) < 1e-12
+    if len(returns) == 2:
+        assert got[0] == np.sign(returns[0] - returns[1])
+
+
+def test_a_winner_takes_all_game_gives_one_and_minus_a_share():
+    assert list(seat_results((-1.0, 1.0, -1.0, -1.0), (0, 1, 2, 3))) == [
+        -1 / 3,
+        1.0,
+        -1 / 3,
+        -1 / 3,
+    ]
+    assert list(seat_results((-1.0, -1.0, 1.0, -1.0), (0, 1, 2))) == [-0.5, -0.5, 1.0]
+
+
+@st.composite
+def seated_games(draw):
+    """Leaf features of 1 to 10 positions for 2 to 4 seats (each seat's less the mean
+    of the others', so they sum to 0 over the seats), weights, results summing to 0."""
+    n, seats, f = draw(st.integers(1, 10)), draw(st.integers(2, 4)), draw(st.integers(1, 3))
+    raw = draw(arrays(float, (n, seats, f), elements=FINITE))
+    phi = raw - (raw.sum(axis=1, keepdims=True) - raw) / (seats - 1)
+    w = draw(arrays(float, (f,), elements=st.floats(-1.0, 1.0)))
+    finish = draw(st.lists(st.integers(0, 3), min_size=seats, max_size=seats))
+    return phi, w, seat_results(finish, tuple(range(seats)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(game=seated_games(), lam=st.floats(0.0, 1.0), beta=st.floats(0.1, 2.0))
+def test_the_seats_update_is_the_mean_of_each_seats_update_written_out(game, lam, beta):
+    """Theory (module doc): per seat the TD-Leaf sums written as a double loop over
+    its own values and result, then the mean over the seats."""
+    phi, w, results = game
+    n, seats, _ = phi.shape
+    total = np.zeros_like(w)
+    for s in range(seats):
+        v = [np.tanh(beta * phi[t, s] @ w) for t in range(n)] + [results[s]]
+        d = [v[t + 1] - v[t] for t in range(n)]
+        for t in range(n):
+            e = sum(lam ** (j - t) * d[j] for j in range(t, n))
+            total += beta * (1 - v[t] ** 2) * phi[t, s] * e
+    got = td_leaf_update(phi, results, w, alpha=0.3, lam=lam, beta=beta) - w
+    np.testing.assert_allclose(got, 0.3 * total / seats, atol=1e-9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(game=games(), lam=st.floats(0.0, 1.0))
+def test_two_seats_update_as_the_first_players_step_alone(game, lam):
+    """With two seats the second's features and result are the first's negated, so
+    the mean of the two steps is the first's, to the last bit."""
+    phi, w, result = game
+    both = np.stack([phi, -phi], axis=1)
+    got = td_leaf_update(both, np.array([result, -result]), w, alpha=0.2, lam=lam, beta=0.5)
+    assert np.array_equal(got, td_leaf_step(phi, result, w, alpha=0.2, lam=lam, beta=0.5))
+
+
+def test_each_seat_sees_its_players_features_less_the_others_mean():
+    """Chameleon Chess with three players after a few random moves: the pawn feature
+    of each seat from its pawns counted on the board (the position's own listing)."""
+    game = seated_game("chameleon", 3)
+    functions = feature_functions("chameleon", ("pawns",))
+    rng = np.random.default_rng(1)
+    for _ in range(8):
+        pos = game.start()
+        for _ in range(int(rng.integers(0, 30))):
+            if pos.is_over:
+                break
+            pos = pos.play(pos.legal_moves[int(rng.integers(len(pos.legal_moves)))])
+        count = np.array([sum(1 for pawn in pos.pawns if int(pawn.player) == p) for p in range(3)])
+        expected = count - (count.sum() - count) / 2
+        got = features_of_position(pos, functions, (0, 1, 2))
+        np.testing.assert_allclose(got[:, 0], expected)
+        assert abs(got.sum()) < 1e-9
+
+
+def test_three_players_learn_with_paranoid_and_resume_from_a_checkpoint(tmp_path):
+    spec = TDLeafSpec(game="chameleon", players=3, algorithm="paranoid", depth=1, games=4,
+                      batch=2, start=(100, 1, 0, 0), beta=0.005, alpha=1.0, seed=2)  # fmt: skip
+    whole = train(spec, tmp_path / "whole.json", progress=False)
+    part = tmp_path / "part.json"
+    data = json.loads((tmp_path / "whole.json").read_text())
+    data["batches"] = data["batches"][:1]  # as if killed after its first batch
+    part.write_text(json.dumps(data))
+    pd.testing.assert_frame_equal(train(spec, part, progress=False), whole)
+    assert list(whole["games"]) == [0, 2, 4]
+    assert data["spec"]["players"] == 3 and data["spec"]["algorithm"] == "paranoid"
+    assert "players" not in TDLeafSpec().to_dict()  # the fingerprints of two-player runs kept
+    moved = whole[["pawns", "roles", "mobility", "centre"]].to_numpy()
+    assert (moved >= 0).all() and not np.array_equal(moved[0], moved[-1])

@@ -217,7 +217,7 @@ def recompute_learning(
     from ..games.valuenet import net_heuristic
     from ..games.weighted import weighted_heuristic
     from ..tournament import records_only
-    from .accuracy import accuracy, compare, solved_positions
+    from .accuracy import EXACT_GAMES, accuracy, compare, solved_positions
     from .headtohead import claim_verdicts
     from .tdleaf import TDLeafSpec, train
     from .tuning import decide
@@ -228,6 +228,7 @@ def recompute_learning(
         game=q["game"], features=tuple(q["features"]), start=tuple(q["start"]),
         depth=q["depth"], games=q["games"], batch=q["batch"], alpha=q["step"], lam=q["lam"],
         beta=q["squash"], opening_plies=q["opening_plies"], seed=q["seed"],
+        players=q.get("players", 2), algorithm=q.get("algorithm", "alphabeta"),
     )  # fmt: skip
     records = Path(records_dir) / "learning"
     checkpoint = records / f"tdleaf-{spec.fingerprint}.json"
@@ -246,17 +247,18 @@ def recompute_learning(
         )  # fmt: skip
         net, tables["learning_net_curve"] = train_net(net_spec, records, progress=False)
         contenders["net"] = net_heuristic(net).name
-    solved = solved_positions(spec.game, q["positions"], plies=tuple(q["position_plies"]),
-                              seed=q["seed"] + 1)  # fmt: skip
     opponent, level, resamples = q["opponent"], q["alpha"], q["resamples"]
-    tables["learning_accuracy"] = accuracy(
-        solved, [*contenders.values(), opponent], resamples=resamples, seed=q["seed"]
-    )
-    tables["learning_accuracy_versus"] = pd.concat(
-        [compare(solved, name, opponent, alpha=level / len(contenders), resamples=resamples,
-                 seed=q["seed"]) for name in contenders.values()],
-        ignore_index=True,
-    )  # fmt: skip
+    if spec.game in EXACT_GAMES:  # the notebook values positions where a solver can
+        solved = solved_positions(spec.game, q["positions"], plies=tuple(q["position_plies"]),
+                                  seed=q["seed"] + 1)  # fmt: skip
+        tables["learning_accuracy"] = accuracy(
+            solved, [*contenders.values(), opponent], resamples=resamples, seed=q["seed"]
+        )
+        tables["learning_accuracy_versus"] = pd.concat(
+            [compare(solved, name, opponent, alpha=level / len(contenders), resamples=resamples,
+                     seed=q["seed"]) for name in contenders.values()],
+            ignore_index=True,
+        )  # fmt: skip
     budgets = [{"depth": spec.depth}] + (
         [{"time_ms": q["eval_time_ms"]}] if q.get("eval_time_ms") else []
     )
@@ -266,8 +268,8 @@ def recompute_learning(
     with records_only():
         for label, name in contenders.items():
             duels.append(decide(
-                name, opponent, budgets, records, game=spec.game, algorithm="alphabeta",
-                players=2, plan=_plan({**q, "alpha": level}, batch="duel_batch"),
+                name, opponent, budgets, records, game=spec.game, algorithm=spec.algorithm,
+                players=spec.players, plan=_plan({**q, "alpha": level}, batch="duel_batch"),
                 opening_plies=spec.opening_plies, seed=spec.seed, label=label,
             )[1])  # fmt: skip
     tables["learning_verdicts"] = claim_verdicts(

@@ -20,6 +20,17 @@ heuristics (:mod:`chameleon_lab.games.weighted`), for a two-player game each fea
 the first player less the second's, so that the learned weights are a weighted
 heuristic like any other: registered, fingerprinted, compiled into every search.
 
+More than two players (Chameleon Chess with three or four, the thesis's setting) is the
+same update once per seat, averaged: seat ``p`` sees its player's features less the
+mean of the other seats' (so the seats' values sum to 0, as a zero-sum game's do), its
+values ``tanh(beta * phi_p . w)`` over every searched position of the game (whoever
+searched it), and its result ``r_p``, the mean over the other seats of +1 for finishing
+ahead of one, 0 level, -1 behind (:func:`seat_results`: the winner of a
+winner-takes-all game of ``n`` gets 1, every other seat ``-1 / (n - 1)``; the results
+sum to 0). With two players both seats' steps are the one above, so their mean is it
+exactly. Self-play then searches with a multi-player search (Paranoid, MaxN, BRS, ...),
+each giving a principal variation whose leaf is what it valued.
+
 Here both sides of every training game are the learner (self-play). The paper credits
 KnightCap's rise largely to playing on-line against varied human opponents rather than
 itself, so whether self-play alone teaches anything here is a question for the duels
@@ -42,8 +53,10 @@ from tqdm.auto import tqdm
 
 from ..checks import whole_number
 from ..files import atomic_write_text
+from ..games.chameleon import ORIGINAL_MOVE_LIMIT
+from ..games.match import players_in_game
 from ..games.protocol import MAX_PLAYERS
-from ..games.registry import get_game
+from ..games.registry import game_entry, get_game
 from ..games.weighted import (
     check_features,
     features_of,
@@ -52,6 +65,7 @@ from ..games.weighted import (
     weighted_name,
 )
 from ..search.api import search
+from ..search.registry import get_algorithm
 from ..tournament.play import versions
 
 
@@ -100,12 +114,9 @@ def td_leaf_step(
 # ------------------------------------------------------------------- self-play
 def leaf_of(position: Any, pv: Sequence[int]) -> Any:
     """The position at the end of the principal variation ``pv`` (kernel move codes)
-    played from ``position``."""
-    for code in pv:
-        moves = {int(m.code): m for m in position.legal_moves}
-        if int(code) not in moves:
-            raise ValueError(f"the line {list(pv)} leaves the legal moves at {code}")
-        position = position.play(moves[int(code)])
+    played from ``position`` (``ValueError`` for a line that leaves the legal moves)."""
+    for move in position.decode_line(pv):
+        position = position.play(move)
     return position
 
 
@@ -116,34 +127,87 @@ def feature_functions(game: str, features: Sequence[str]) -> list[Callable]:
     return [weighted_function(game, {f: 1.0}) for f in features]
 
 
-def features_of_position(position: Any, functions: Sequence[Callable]) -> np.ndarray:
-    """Each feature of the first player less the second's in ``position``."""
+def features_of_position(
+    position: Any, functions: Sequence[Callable], seats: Sequence[int] = (0, 1)
+) -> np.ndarray:
+    """A row per seat of ``seats``: each feature of that seat's player in ``position``
+    less the mean of the other seats' (two players: the first's less the second's, and
+    its negation)."""
     out = np.zeros(MAX_PLAYERS)
-    row = np.empty(len(functions))
+    raw = np.empty((len(seats), len(functions)))
     for i, evaluate in enumerate(functions):
         evaluate(position.state, out)
-        row[i] = out[0] - out[1]
-    return row
+        raw[:, i] = out[list(seats)]
+    return raw - (raw.sum(axis=0) - raw) / (len(seats) - 1)
+
+
+def seat_results(returns: Sequence[float], seats: Sequence[int] = (0, 1)) -> np.ndarray:
+    """Each seat's result in ``[-1, 1]`` from a finished game's ``returns``: the mean
+    over the other seats of the sign of its return less theirs (+1 ahead, 0 level, -1
+    behind). Two players: 1 won, 0 drawn, -1 lost; the results always sum to 0."""
+    r = np.asarray([float(returns[s]) for s in seats])
+    return np.sign(r[:, None] - r[None, :]).sum(axis=1) / (len(seats) - 1)
+
+
+def td_leaf_update(
+    phi: np.ndarray,
+    results: np.ndarray,
+    weights: np.ndarray,
+    *,
+    alpha: float,
+    lam: float,
+    beta: float,
+    known: np.ndarray | None = None,
+) -> np.ndarray:
+    """The weights after one game of any number of seats: ``phi`` of shape
+    ``(positions, seats, features)`` (:func:`features_of_position` per leaf),
+    ``results`` a result per seat (:func:`seat_results`), ``known`` of shape
+    ``(positions, seats)`` or None; the mean over the seats of :func:`td_leaf_step` on
+    each seat's own sequence (see the module doc)."""
+    phi = np.asarray(phi, dtype=float)
+    results = np.asarray(results, dtype=float)
+    weights = np.asarray(weights, dtype=float)
+    if phi.ndim != 3 or results.ndim != 1 or phi.shape[1] != results.shape[0]:
+        raise ValueError(
+            f"phi must have shape (positions, seats, features) with a seat per result "
+            f"({results.shape} results), got {phi.shape}"
+        )
+    steps = [
+        td_leaf_step(phi[:, s], float(results[s]), weights, alpha=alpha, lam=lam, beta=beta,
+                     known=None if known is None else np.asarray(known)[:, s]) - weights
+        for s in range(results.shape[0])
+    ]  # fmt: skip
+    return weights + np.mean(steps, axis=0)
 
 
 @dataclass
 class SelfPlayGame:
-    """One game of self-play: the features of each searched position's leaf (a row of
-    zeros where the leaf is the end of the game), the leaves' known values (the result
-    where the leaf ends the game, NaN elsewhere), the result, the moves played."""
+    """One game of self-play: per searched position and seat the features of the
+    search's leaf (:func:`features_of_position`; zeros where the leaf is the end of the
+    game), the leaves' known values (the seats' results where the leaf ends the game,
+    NaN elsewhere), each seat's result (:func:`seat_results`), the moves played."""
 
     phi: np.ndarray
     known: np.ndarray
-    result: float
+    results: np.ndarray
     moves: list[str]
+
+    @property
+    def result(self) -> float:
+        """The first seat's result."""
+        return float(self.results[0])
 
 
 def self_play(
     game: Any, heuristic: str, functions: Sequence[Callable], depth: int, rng: np.random.Generator,
-    opening_plies: int = 4,
+    opening_plies: int = 4, algorithm: str = "alphabeta", move_limit: int = ORIGINAL_MOVE_LIMIT,
 ) -> SelfPlayGame:  # fmt: skip
-    """A game of alpha-beta at ``depth`` with ``heuristic`` on both sides after
-    ``opening_plies`` random moves (drawn from ``rng``), each search's leaf kept."""
+    """A game of ``algorithm`` at ``depth`` with ``heuristic`` at every seat after
+    ``opening_plies`` random moves (drawn from ``rng``), each search's leaf kept;
+    stopped after ``move_limit`` moves (the openings' included) as a session stops it,
+    the players still in the game then sharing the best result
+    (:class:`~chameleon_lab.games.match.Match`)."""
+    seats = tuple(game.info.players)
     position = game.start()
     moves = []
     for _ in range(opening_plies):
@@ -153,37 +217,59 @@ def self_play(
         moves.append(str(move))
         position = position.play(move)
     rows, known = [], []
-    while not position.is_over:
-        result = search(position, "alphabeta", depth=depth, heuristic=heuristic)
+    while not position.is_over and len(moves) < move_limit:
+        result = search(position, algorithm, depth=depth, heuristic=heuristic)
         leaf = leaf_of(position, result.pv)
         if leaf.is_over:
-            rows.append(np.zeros(len(functions)))
-            known.append(_outcome(leaf))
+            rows.append(np.zeros((len(seats), len(functions))))
+            known.append(seat_results(leaf.returns, seats))
         else:
-            rows.append(features_of_position(leaf, functions))
-            known.append(np.nan)
+            rows.append(features_of_position(leaf, functions, seats))
+            known.append(np.full(len(seats), np.nan))
         move = position.legal_moves[result.index]
         moves.append(str(move))
         position = position.play(move)
-    phi = np.array(rows).reshape(len(rows), len(functions))
-    return SelfPlayGame(phi, np.array(known, dtype=float), _outcome(position), moves)
+    phi = np.array(rows).reshape(len(rows), len(seats), len(functions))
+    known_ = np.array(known, dtype=float).reshape(len(rows), len(seats))
+    return SelfPlayGame(phi, known_, seat_results(_returns(position), seats), moves)
 
 
-def _outcome(position: Any) -> float:
-    """The first player's result of a finished game: 1 won, 0 drawn, -1 lost."""
-    return float(np.sign(position.returns[0]))
+def _returns(position: Any) -> tuple[float, ...]:
+    """A finished game's returns; where the move limit stopped it, 1 for the players
+    still in it and -1 for the others, as :class:`~chameleon_lab.games.match.Match`
+    scores it."""
+    if position.is_over:
+        return tuple(position.returns)
+    alive = {int(p) for p in players_in_game(position)}
+    return tuple(1.0 if p in alive else -1.0 for p in range(MAX_PLAYERS))
+
+
+def seated_game(name: str, players: int) -> Any:
+    """The game ``name`` with its first ``players`` seats taken (Chameleon Chess and
+    Rolit seat two to four of four colours); ``ValueError`` naming the counts it seats."""
+    entry = game_entry(name)
+    if entry.seats is not None:
+        whole_number("players", players, 2, MAX_PLAYERS, what=f" for {name}")
+        return get_game(name, **{entry.seats: list(range(players))})
+    built = get_game(name)
+    if isinstance(players, bool) or players != built.info.n_players:
+        raise ValueError(f"{name} seats {built.info.n_players} players, got players={players!r}")
+    return built
 
 
 # ------------------------------------------------------------------- training
 @dataclass(frozen=True)
 class TDLeafSpec:
-    """A training run: the game (two players, with weighted features), the features
-    learned and their start weights (default: every feature of the game, weight 1),
-    alpha-beta's depth in self-play, the number of games and how many are played with
+    """A training run: the game (with weighted features) and its ``players``, the
+    features learned and their start weights (default: every feature of the game,
+    weight 1), the ``algorithm`` of self-play (alpha-beta for two players; a
+    multi-player search such as Paranoid for more) and its depth, the number of games
+    and how many are played with
     the same weights before they move (``batch``: each new weight vector is a new
     compiled heuristic, so the searches compile once a batch), the step ``alpha``,
     ``lam`` and the squashing ``beta`` (see the module doc), random opening plies and
-    the seed (game ``g`` draws its opening from ``(seed, g)``)."""
+    the seed (game ``g`` draws its opening from ``(seed, g)``), and the moves after
+    which a self-play game stops (a session's limit, the original program's 100)."""
 
     game: str = "connect4"
     features: tuple[str, ...] = ()
@@ -196,12 +282,19 @@ class TDLeafSpec:
     beta: float = 0.1
     opening_plies: int = 4
     seed: int = 0
+    players: int = 2
+    algorithm: str = "alphabeta"
+    move_limit: int = ORIGINAL_MOVE_LIMIT
 
     def __post_init__(self) -> None:
-        built = get_game(self.game)  # a known game, or ValueError naming them
-        if len(built.info.players) != 2:
-            raise ValueError(f"TD-Leaf here learns two-player games; {self.game} seats "
-                             f"{len(built.info.players)}")  # fmt: skip
+        info = seated_game(self.game, self.players).info  # a known game and count
+        entry = get_algorithm(self.algorithm)  # a known search, or ValueError naming them
+        if entry.two_player and not (info.n_players == 2 and info.zero_sum):
+            raise ValueError(
+                f"{entry.name} searches two-player zero-sum games; {self.game} with "
+                f"{self.players} players is not one (take paranoid, maxn or brs)"
+            )
+        object.__setattr__(self, "algorithm", entry.name)
         features = check_features(self.game, self.features or features_of(self.game))
         start = tuple(float(w) for w in (self.start or [1.0] * len(features)))
         if len(start) != len(features) or min(start) < 0 or not any(start):
@@ -211,7 +304,7 @@ class TDLeafSpec:
             )
         object.__setattr__(self, "features", features)
         object.__setattr__(self, "start", start)
-        for name in ("depth", "games", "batch"):
+        for name in ("depth", "games", "batch", "move_limit"):
             object.__setattr__(self, name, whole_number(name, getattr(self, name)))
         for name in ("alpha", "lam", "beta"):
             value = getattr(self, name)
@@ -229,9 +322,23 @@ class TDLeafSpec:
         return hashlib.sha256(json.dumps(self.to_dict()).encode()).hexdigest()[:10]
 
     def to_dict(self) -> dict[str, Any]:
-        """The parameters as plain JSON values."""
+        """The parameters as plain JSON values; those added with more than two players
+        (:data:`LATER_FIELDS`) only where they differ from their defaults, so a run made
+        before them keeps its fingerprint and checkpoint."""
         out = asdict(self)
+        for name, default in LATER_FIELDS.items():
+            if out[name] == default:
+                del out[name]
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
+
+
+#: The fields of :class:`TDLeafSpec` added after the first runs were committed, with the
+#: defaults those runs had.
+LATER_FIELDS: dict[str, Any] = {
+    "players": 2,
+    "algorithm": "alphabeta",
+    "move_limit": ORIGINAL_MOVE_LIMIT,
+}
 
 
 def _read_checkpoint(path: Path, spec: TDLeafSpec) -> list[dict[str, Any]]:
@@ -271,7 +378,7 @@ def train(
     path = Path(checkpoint) if checkpoint is not None else None
     rows = _read_checkpoint(path, spec) if path is not None and path.exists() else []
     weights = np.array(rows[-1]["weights"] if rows else spec.start, dtype=float)
-    game = get_game(spec.game)
+    game = seated_game(spec.game, spec.players)
     functions = feature_functions(spec.game, spec.features)
     done = rows[-1]["games"] if rows else 0
     with tqdm(total=spec.games, initial=done, desc="TD-Leaf", unit="game",
@@ -282,9 +389,10 @@ def train(
             step, results = np.zeros_like(weights), []
             for g in range(done, min(done + spec.batch, spec.games)):
                 rng = np.random.default_rng([spec.seed, g])
-                played = self_play(game, heuristic, functions, spec.depth, rng, spec.opening_plies)
-                step += td_leaf_step(
-                    played.phi, played.result, weights, alpha=spec.alpha, lam=spec.lam,
+                played = self_play(game, heuristic, functions, spec.depth, rng,
+                                   spec.opening_plies, spec.algorithm, spec.move_limit)  # fmt: skip
+                step += td_leaf_update(
+                    played.phi, played.results, weights, alpha=spec.alpha, lam=spec.lam,
                     beta=spec.beta, known=played.known,
                 ) - weights  # fmt: skip
                 results.append(played.result)

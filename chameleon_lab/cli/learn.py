@@ -27,6 +27,9 @@ def cmd_learn(args: argparse.Namespace) -> int:
         beta=args.beta,
         opening_plies=args.opening_plies,
         seed=args.seed,
+        players=args.players,
+        algorithm=args.algorithm,
+        move_limit=args.move_limit,
     )  # checks every value, naming what would be right
     table = train(spec, args.checkpoint, progress=not args.quiet)
     print(table.drop(columns="heuristic").to_string(index=False, float_format="{:.4g}".format))
@@ -58,18 +61,27 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     learn = sub.add_parser(
         "learn",
         help="learn a weighted heuristic's weights by TD-Leaf(lambda) from self-play",
-        description="Alpha-beta plays both sides of a two-player game with a weighted "
-        "heuristic; each search's principal-variation leaf moves toward the value found a "
-        "move later (Baxter, Tridgell & Weaver 2000). Prints the weights after every batch "
-        "and, last, the heuristic's name (weights:feature=number,...), which agents and "
-        "session files take like any heuristic's. With --checkpoint every batch is kept "
-        "and a second call with the same parameters resumes after the last one.",
+        description="A search (alpha-beta for two players, a multi-player one such as "
+        "paranoid for more) plays every seat with a weighted heuristic; each search's "
+        "principal-variation leaf moves toward the value found a move later (Baxter, "
+        "Tridgell & Weaver 2000; with more players once per seat, averaged). Prints the "
+        "weights after every batch and, last, the heuristic's name "
+        "(weights:feature=number,...), which agents and session files take like any "
+        "heuristic's. With --checkpoint every batch is kept and a second call with the "
+        "same parameters resumes after the last one.",
     )
-    learn.add_argument("--game", default="connect4", help="connect4 (default) or othello")
+    learn.add_argument("--game", default="connect4",
+                       help="connect4 (default), othello or chameleon")  # fmt: skip
+    learn.add_argument("--players", type=int, default=2,
+                       help="players (2; chameleon seats 2 to 4)")  # fmt: skip
+    learn.add_argument("--algorithm", default="alphabeta",
+                       help="self-play's search (alphabeta; paranoid, maxn, brs, ...)")  # fmt: skip
+    learn.add_argument("--move-limit", type=_positive, default=100,
+                       help="moves after which a game stops, as in a session (100)")  # fmt: skip
     learn.add_argument("--features", nargs="+", metavar="F", help="default: all the game's")
     learn.add_argument("--start", nargs="+", type=float, metavar="W",
                        help="start weights, one per feature (default: all 1)")  # fmt: skip
-    learn.add_argument("--depth", type=_positive, default=2, help="alpha-beta's depth (2)")
+    learn.add_argument("--depth", type=_positive, default=2, help="the search's depth (2)")
     learn.add_argument("--games", type=_positive, default=40, help="self-play games (40)")
     learn.add_argument("--batch", type=_positive, default=10,
                        help="games played with the same weights (10)")  # fmt: skip
