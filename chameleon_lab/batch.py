@@ -192,6 +192,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "pruning_depths": [1, 2, 3, 4],
         },
         "13_self_learning": {
+            "learn": ["connect4", "othello", "chameleon"],
             "games": 400,
             "batch": 20,
             "net_games": 2000,

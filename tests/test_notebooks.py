@@ -40,7 +40,7 @@ TINY = {
         "batch": 1,
         "depth": 1,
         "positions": 8,
-        "position_plies": [14, 24],
+        "connect4": {"position_plies": [14, 24]},
         "resamples": 49,
         "max_blocks": 2,
         "net_games": 6,
@@ -234,6 +234,10 @@ def test_notebooks_are_committed_without_outputs():
         for cell in nb["cells"]:
             if cell["cell_type"] == "code":
                 assert cell["outputs"] == [] and cell["execution_count"] is None, name
+        # nbformat 4.5 cells carry ids; a cell without one makes every run warn, and a
+        # later nbformat refuse the notebook
+        ids = [cell.get("id") for cell in nb["cells"]]
+        assert None not in ids and len(set(ids)) == len(ids), f"{name}: cell ids {ids}"
 
 
 @pytest.mark.slow
@@ -347,11 +351,13 @@ def test_a_notebook_run_with_more_repetitions_plays_only_the_new_games(tmp_path)
         ("10_tuning", {"method": "annealing"}, "unknown method 'annealing'; valid values: spsa"),
         ("10_tuning", {"players": [3, 5]}, r"players must be a whole number 2\.\.4 for chameleon"),
         ("10_tuning", {"players": [3, 3]}, "players must be distinct player counts"),
+        ("13_self_learning", {"learn": ["go"]}, "unknown game 'go' to learn; valid values"),
         (
             "13_self_learning",
-            {"game": "othello", "opponent": "hard", "features": ["discs"], "start": [1.0]},
-            "othello has no value-network encoding",
+            {"learn": ["chameleon"], "chameleon": {"players": [3, 5]}},
+            r"players must be a whole number 2\.\.4 for chameleon, got 5",
         ),
+        ("13_self_learning", {"connect4": {"kings": 1}}, "connect4's setting has no kings"),
         ("13_self_learning", {"net_hidden": 0}, "hidden must be a whole number >= 1"),
         ("10_tuning", {"spsa_c": 0.9}, r"c must be a number in \(0, 0.5\]"),
         ("11_hypermax", {"tables": ["6.10"]}, "unknown table '6.10'; valid values: 6.8, 6.9, 6.11"),

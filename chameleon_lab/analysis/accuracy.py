@@ -31,10 +31,6 @@ from ..games.protocol import MAX_PLAYERS
 from ..games.registry import get_game
 from ..search.solve import solve
 
-#: The games with learned evaluations (:mod:`chameleon_lab.analysis.tdleaf`) whose
-#: positions a solver values exactly: Connect Four's and Othello's.
-EXACT_GAMES = ("connect4", "othello")
-
 
 def solved_positions(
     game: str, count: int, *, plies: tuple[int, int], seed: int = 0, progress: bool = False

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -466,19 +465,28 @@ def plot_causes(causes: pd.DataFrame) -> Any:
     return fig
 
 
-def plot_learning_curve(table: pd.DataFrame, features: Sequence[str]) -> Any:
-    """TD-Leaf's weights after each batch of self-play games
-    (:func:`.tdleaf.train` rows), the start weights at 0 games, one line per feature."""
+def plot_learning_curve(table: pd.DataFrame) -> Any:
+    """TD-Leaf's weights after each batch of self-play games, a panel per setting
+    (:func:`.learning.stacked` rows of :func:`.tdleaf.train` tables): each weight's
+    change since its start (given in the legend), so a pawn's 100 and a role's 1 share
+    an axis."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 3.6))
-    for f in features:
-        ax.plot(table["games"], table[f], marker="o", label=f)
-    ax.set_xlabel("self-play games")
-    ax.set_ylabel("weight")
-    ax.set_xlim(left=0)
-    ax.legend(fontsize=8)
-    ax.set_title("TD-Leaf(λ): the weights as the games go on", fontsize=10)
+    labels = list(dict.fromkeys(table["setting"]))
+    fig, axes = plt.subplots(1, len(labels), figsize=(4.2 * len(labels) + 1.0, 3.6), squeeze=False)
+    reserved = {"setting", "games", "heuristic", "mean_result"}
+    for ax, label in zip(axes[0], labels, strict=True):
+        part = table[table["setting"] == label]
+        for f in [c for c in part.columns if c not in reserved and part[c].notna().all()]:
+            start = part[f].iloc[0]
+            ax.plot(part["games"], part[f] - start, marker="o", label=f"{f} (from {start:g})")
+        ax.axhline(0.0, color="0.5", linewidth=0.8)
+        ax.set_xlabel("self-play games")
+        ax.set_xlim(left=0)
+        ax.legend(fontsize=8)
+        ax.set_title(label, fontsize=10)
+    axes[0][0].set_ylabel("change of the weight")
+    fig.suptitle("TD-Leaf(λ): the weights as the games go on", fontsize=10)
     fig.tight_layout()
     return fig
 

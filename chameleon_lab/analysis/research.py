@@ -210,71 +210,53 @@ def recompute_learning(
 ) -> dict[str, pd.DataFrame]:
     """Notebook 13's tables recomputed for a run with ``parameters`` from its training
     checkpoints and duel records in ``records_dir`` (the folder holding ``learning/``),
-    playing no game: the learning curve from the TD-Leaf checkpoint (``ValueError`` if
-    it lacks games), the value network from its kept positions and epochs (runs logged
-    without ``net_games`` had none), the solved positions solved again (the solver is
-    exact), the duels from their records."""
+    playing no game: the learning curves from the TD-Leaf checkpoints (``ValueError`` if
+    one lacks games), the value network from its kept positions and epochs, the solved
+    positions solved again (the solvers are exact), the duels from their records."""
     from ..games.valuenet import net_heuristic
-    from ..games.weighted import weighted_heuristic
     from ..tournament import records_only
-    from .accuracy import EXACT_GAMES, accuracy, compare, solved_positions
     from .headtohead import claim_verdicts
-    from .tdleaf import TDLeafSpec, train
-    from .tuning import decide
+    from .learning import accuracy_tables, contenders, duel_rows, settings, train_all
     from .valuenet import NetSpec, train_net
 
     q = parameters
-    spec = TDLeafSpec(
-        game=q["game"], features=tuple(q["features"]), start=tuple(q["start"]),
-        depth=q["depth"], games=q["games"], batch=q["batch"], alpha=q["step"], lam=q["lam"],
-        beta=q["squash"], opening_plies=q["opening_plies"], seed=q["seed"],
-        players=q.get("players", 2), algorithm=q.get("algorithm", "alphabeta"),
+    chosen = settings(
+        q["learn"], {g: q.get(g, {}) for g in ("connect4", "othello", "chameleon")},
+        depth=q["depth"], games=q["games"], batch=q["batch"], lam=q["lam"],
+        opening_plies=q["opening_plies"], seed=q["seed"],
     )  # fmt: skip
     records = Path(records_dir) / "learning"
-    checkpoint = records / f"tdleaf-{spec.fingerprint}.json"
-    done = json.loads(checkpoint.read_text())["batches"] if checkpoint.exists() else []
-    if not done or done[-1]["games"] != spec.games:
-        raise ValueError(f"{checkpoint} does not hold the run's {spec.games} games")
-    curve = train(spec, checkpoint, progress=False)
-    weights = dict(zip(spec.features, curve.iloc[-1][list(spec.features)], strict=True))
-    contenders = {"learned": weighted_heuristic(spec.game, weights).name}
+    for s in chosen:
+        checkpoint = records / f"tdleaf-{s.spec.fingerprint}.json"
+        done = json.loads(checkpoint.read_text())["batches"] if checkpoint.exists() else []
+        if not done or done[-1]["games"] != s.spec.games:
+            raise ValueError(f"{checkpoint} does not hold {s.label}'s {s.spec.games} games")
+    curve, learned = train_all(chosen, records, progress=False)
     tables = {"learning_curve": curve}
-    if q.get("net_games"):
+    net_name = None
+    if q.get("net_games") and "connect4" in q["learn"]:
         net_spec = NetSpec(
-            game=spec.game, games=q["net_games"], depth=spec.depth, heuristic=q["opponent"],
-            random_move=q["net_random_move"], opening_plies=spec.opening_plies,
-            hidden=q["net_hidden"], epochs=q["net_epochs"], seed=spec.seed,
+            game="connect4", games=q["net_games"], depth=q["depth"],
+            heuristic=next(s.opponent for s in chosen if s.spec.game == "connect4"),
+            random_move=q["net_random_move"], opening_plies=q["opening_plies"],
+            hidden=q["net_hidden"], epochs=q["net_epochs"], seed=q["seed"],
         )  # fmt: skip
         net, tables["learning_net_curve"] = train_net(net_spec, records, progress=False)
-        contenders["net"] = net_heuristic(net).name
-    opponent, level, resamples = q["opponent"], q["alpha"], q["resamples"]
-    if spec.game in EXACT_GAMES:  # the notebook values positions where a solver can
-        solved = solved_positions(spec.game, q["positions"], plies=tuple(q["position_plies"]),
-                                  seed=q["seed"] + 1)  # fmt: skip
-        tables["learning_accuracy"] = accuracy(
-            solved, [*contenders.values(), opponent], resamples=resamples, seed=q["seed"]
-        )
-        tables["learning_accuracy_versus"] = pd.concat(
-            [compare(solved, name, opponent, alpha=level / len(contenders), resamples=resamples,
-                     seed=q["seed"]) for name in contenders.values()],
-            ignore_index=True,
-        )  # fmt: skip
-    budgets = [{"depth": spec.depth}] + (
+        net_name = net_heuristic(net).name
+    playing = contenders(chosen, curve, learned, net_name)
+    table, versus = accuracy_tables(
+        chosen, playing, positions=q["positions"], resamples=q["resamples"], alpha=q["alpha"],
+        seed=q["seed"],
+    )  # fmt: skip
+    if not table.empty:
+        tables["learning_accuracy"], tables["learning_accuracy_versus"] = table, versus
+    budgets = [{"depth": q["depth"]}] + (
         [{"time_ms": q["eval_time_ms"]}] if q.get("eval_time_ms") else []
     )
-    if curve.iloc[-1]["heuristic"] == curve.iloc[0]["heuristic"]:
-        del contenders["learned"]  # the weights did not move: the notebook plays no duel
-    duels = []
     with records_only():
-        for label, name in contenders.items():
-            duels.append(decide(
-                name, opponent, budgets, records, game=spec.game, algorithm=spec.algorithm,
-                players=spec.players, plan=_plan({**q, "alpha": level}, batch="duel_batch"),
-                opening_plies=spec.opening_plies, seed=spec.seed, label=label,
-            )[1])  # fmt: skip
-    tables["learning_verdicts"] = claim_verdicts(
-        pd.concat(duels, ignore_index=True), alpha=level, seed=q["seed"]
-    )
+        rows = duel_rows(chosen, playing, budgets, records, opening_plies=q["opening_plies"],
+                         seed=q["seed"], plan=_plan(q, batch="duel_batch"))  # fmt: skip
+    tables["learning_verdicts"] = claim_verdicts(rows, alpha=q["alpha"], seed=q["seed"])
     return tables
 
 
@@ -478,16 +460,17 @@ def _section_learning(data: Path) -> list[str]:
     if not path.exists():
         return []
     curve = pd.read_csv(data / "learning_curve.csv")
-    versus = pd.read_csv(data / "learning_accuracy_versus.csv")
-    table = pd.read_csv(data / "learning_accuracy.csv")
-    features = [c for c in curve.columns if c not in ("games", "heuristic", "mean_result")]
-    first, last = curve.iloc[0], curve.iloc[-1]
-    moved = ", ".join(f"{f} {first[f]:g} -> {last[f]:.3g}" for f in features)
+    reserved = {"setting", "games", "heuristic", "mean_result"}
+    moved = []
+    for label, part in curve.groupby("setting", sort=False):
+        first, last = part.iloc[0], part.iloc[-1]
+        features = [c for c in part.columns if c not in reserved and part[c].notna().all()]
+        weights = ", ".join(f"{f} {first[f]:g} -> {last[f]:.3g}" for f in features)
+        moved.append(f"{label} ({int(last['games'])} games) {weights}")
     lines = [
         "## Notebook 13: evaluations learned by self-play against the hand-made one",
         "",
-        f"TD-Leaf(lambda) from the hand-made weights, {int(last['games'])} games of "
-        f"self-play: {moved}.",
+        "TD-Leaf(lambda) from the hand-made weights, self-play: " + "; ".join(moved) + ".",
     ]
     net_path = data / "learning_net_curve.csv"
     if net_path.exists():
@@ -500,16 +483,22 @@ def _section_learning(data: Path) -> list[str]:
             f"(lowest held-out error): held-out squared error {net['holdout_mse']:.3f}, "
             f"{beat} the best constant's {net['holdout_constant_mse']:.3f}."
         )
+    accuracy_path = data / "learning_accuracy_versus.csv"
+    if accuracy_path.exists():
+        versus = pd.read_csv(accuracy_path)
+        table = pd.read_csv(data / "learning_accuracy.csv")
+        lines += [
+            "",
+            f"On {int(table[['won', 'drawn', 'lost']].iloc[0].sum())} positions per game solved "
+            "exactly (won-over-lost: how often a won position is valued above a lost one; "
+            "spearman: rank correlation with the exact values; paired bootstrap, Bonferroni "
+            "over the figures and the learned evaluations):",
+            "",
+            versus.round(3).to_markdown(index=False, disable_numparse=True),
+        ]
     lines += [
         "",
-        f"On {int(table[['won', 'drawn', 'lost']].iloc[0].sum())} positions solved exactly "
-        "(won-over-lost: how often a won position is valued above a lost one; spearman: "
-        "rank correlation with the exact values; paired bootstrap, Bonferroni over the "
-        "figures and the learned evaluations):",
-        "",
-        versus.round(3).to_markdown(index=False, disable_numparse=True),
-        "",
-        "Head to head, the same search both sides. "
+        "Head to head, the same search at every seat. "
         + _test_text(data.parent, "13_self_learning", batch="duel_batch"),
         "",
     ]

@@ -1,0 +1,245 @@
+"""What notebook 13 learns in: a setting per game and player count, each a TD-Leaf run
+and the hand-made heuristic its learned weights must beat.
+
+The notebook learns in several games in one run so that every verdict it writes is
+corrected with the others (Holm over all its claims): ``learn`` names the games, and
+each game's setting is :data:`DEFAULTS`'s with the researcher's changes over it (the
+features learned, their start weights, the hand-made ``opponent``, TD-Leaf's ``step``
+and ``squash``, the ``players`` counts and the self-play ``algorithm``). A game with
+several player counts (Chameleon Chess with three and four, the thesis's setting) is a
+setting per count, labelled ``"chameleon 3p"``; a two-player game is labelled by its
+name.
+
+The defaults start each game at its hand-made weights: Connect Four at
+``weighted_lines`` (1, 2, 7, seed 004's weighting), Othello at ``mobility`` (0, 1, 10)
+against seed 003's Hard (not a weighted heuristic, so not a start), Chameleon Chess at
+``pawns100roles`` (pawns 100, roles 1) with ``squash`` scaled so that a pawn ahead is a
+value of about 0.5.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ..games.registry import get_game
+from ..games.weighted import weighted_heuristic
+from .accuracy import accuracy, compare, solved_positions
+from .tdleaf import TDLeafSpec, train
+from .tuning import decide
+
+#: Each learnable game's setting: what :func:`settings` starts from.
+DEFAULTS: dict[str, dict[str, Any]] = {
+    "connect4": {
+        "features": ["stones", "pairs", "triples"], "start": [1.0, 2.0, 7.0],
+        "opponent": "weighted_lines", "squash": 0.1, "step": 0.05, "players": [2],
+        "algorithm": "alphabeta",
+    },
+    "othello": {
+        "features": ["discs", "mobility", "corners"], "start": [0.0, 1.0, 10.0],
+        "opponent": "hard", "squash": 0.1, "step": 0.05, "players": [2],
+        "algorithm": "alphabeta",
+    },
+    "chameleon": {
+        "features": ["pawns", "roles", "mobility", "centre"], "start": [100.0, 1.0, 0.0, 0.0],
+        "opponent": "pawns100roles", "squash": 0.005, "step": 1.0, "players": [3, 4],
+        "algorithm": "paranoid",
+    },
+}  # fmt: skip
+#: The random plies before the held-back positions solved exactly, per game with a
+#: solver (Othello's endgame solver wants 44 and more); a game's ``position_plies``
+#: change them.
+PLIES: dict[str, tuple[int, int]] = {"connect4": (12, 24), "othello": (44, 50)}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One setting: its ``label`` in the tables, the TD-Leaf run, the opponent, and the
+    random plies before its held-back solved positions (None: no solver)."""
+
+    label: str
+    spec: TDLeafSpec
+    opponent: str
+    plies: tuple[int, int] | None = None
+
+
+def settings(
+    learn: Sequence[str], changes: Mapping[str, Mapping[str, Any]], **common: Any
+) -> list[Setting]:
+    """The settings of the games ``learn`` names, each :data:`DEFAULTS`'s with
+    ``changes[game]`` over it, a setting per player count; ``common`` the TD-Leaf
+    parameters every run shares (``depth``, ``games``, ``batch``, ``lam``,
+    ``opening_plies``, ``seed``). ``ValueError`` naming what is wrong: an unknown or
+    repeated game, a change to a key a setting does not have, an opponent the game does
+    not know, and whatever :class:`~.tdleaf.TDLeafSpec` refuses."""
+    if isinstance(learn, str) or not isinstance(learn, Sequence) or not learn:
+        raise ValueError(f"learn must be a non-empty list of games, got {learn!r}")
+    if len(set(learn)) != len(learn):
+        raise ValueError(f"learn must name each game once, got {list(learn)!r}")
+    out = []
+    for game in learn:
+        if game not in DEFAULTS:
+            raise ValueError(f"unknown game {game!r} to learn; valid values: {', '.join(DEFAULTS)}")
+        given = dict(changes.get(game) or {})
+        keys = [*DEFAULTS[game], *(["position_plies"] if game in PLIES else [])]
+        unknown = sorted(set(given) - set(keys))
+        if unknown:
+            raise ValueError(
+                f"{game}'s setting has no {', '.join(unknown)}; its keys: {', '.join(keys)}"
+            )
+        plies = _plies(game, given.pop("position_plies", PLIES.get(game)))
+        s = {**DEFAULTS[game], **given}
+        get_game(game).heuristics.get(s["opponent"])  # or ValueError naming the valid ones
+        counts = s["players"]
+        if isinstance(counts, (str, int)) or not isinstance(counts, Sequence) or not counts:
+            raise ValueError(f"{game}'s players must be a list of counts, got {counts!r}")
+        for n in counts:
+            spec = TDLeafSpec(
+                game=game, features=tuple(s["features"]), start=tuple(s["start"]),
+                alpha=s["step"], beta=s["squash"], players=n, algorithm=s["algorithm"],
+                **common,
+            )  # fmt: skip
+            label = game if list(counts) == [2] else f"{game} {n}p"
+            out.append(Setting(label, spec, s["opponent"], plies))
+    return out
+
+
+def stacked(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """The tables of ``tables`` (setting label -> table) one below the other, a
+    ``setting`` column first (columns a setting lacks, such as another game's features,
+    empty)."""
+    parts = [t.assign(setting=label) for label, t in tables.items()]
+    out = pd.concat(parts, ignore_index=True)
+    out.insert(0, "setting", out.pop("setting"))
+    return out
+
+
+def moved_words(setting: Setting, curve: pd.DataFrame) -> str:
+    """A sentence on where ``setting``'s weights went (``curve`` its :func:`~.tdleaf.train`
+    table)."""
+    first, last = curve.iloc[0], curve.iloc[-1]
+    moved = ", ".join(f"{f} {first[f]:g} -> {last[f]:.3g}" for f in setting.spec.features)
+    return f"{setting.label}: after {int(last['games'])} self-play games {moved}."
+
+
+def _plies(game: str, value: Any) -> tuple[int, int] | None:
+    """``value`` as ``(low, high)`` plies, ``0 <= low <= high`` (None for a game
+    without a solver); ``ValueError`` otherwise."""
+    if value is None:
+        return None
+    ok = isinstance(value, Sequence) and len(value) == 2
+    ok = ok and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if not ok or not 0 <= value[0] <= value[1]:
+        raise ValueError(f"{game}'s position_plies must be [low, high] with 0 <= low <= high, "
+                         f"got {value!r}")  # fmt: skip
+    return int(value[0]), int(value[1])
+
+
+def train_all(
+    chosen: Sequence[Setting], records: str | Path, *, progress: bool = True
+) -> tuple[pd.DataFrame, dict[str, str]]:
+    """Every setting's TD-Leaf run (resumed from its checkpoint in ``records``): the
+    learning curves stacked (:func:`stacked`) and each setting's learned heuristic by
+    its label."""
+    curves, learned = {}, {}
+    for s in chosen:
+        curve = train(s.spec, Path(records) / f"tdleaf-{s.spec.fingerprint}.json",
+                      progress=progress)  # fmt: skip
+        weights = dict(zip(s.spec.features, curve.iloc[-1][list(s.spec.features)], strict=True))
+        curves[s.label] = curve
+        learned[s.label] = weighted_heuristic(s.spec.game, weights).name
+    return stacked(curves), learned
+
+
+def contenders(
+    chosen: Sequence[Setting], curve: pd.DataFrame, learned: Mapping[str, str],
+    net: str | None = None,
+) -> dict[str, dict[str, str]]:  # fmt: skip
+    """Per setting the learned evaluations that play (label -> heuristic): its TD-Leaf
+    weights where they moved, and ``net`` (Connect Four's value network) in Connect
+    Four's setting."""
+    out: dict[str, dict[str, str]] = {}
+    for s in chosen:
+        rows = curve[curve["setting"] == s.label]
+        playing = {}
+        if rows["heuristic"].iloc[-1] != rows["heuristic"].iloc[0]:
+            playing["learned"] = learned[s.label]
+        if net is not None and s.spec.game == "connect4":
+            playing["net"] = net
+        out[s.label] = playing
+    return out
+
+
+def accuracy_tables(
+    chosen: Sequence[Setting], playing: Mapping[str, Mapping[str, str]], *, positions: int,
+    resamples: int, alpha: float, seed: int,
+) -> tuple[pd.DataFrame, pd.DataFrame]:  # fmt: skip
+    """On ``positions`` held-back positions of each setting whose game a solver values
+    (:data:`PLIES`; drawn from ``seed + 1``), each contender's and the
+    opponent's accuracy, and each contender against the opponent (Bonferroni over
+    every comparison of the run); both tables stacked by setting (empty where no
+    setting has a solver)."""
+    exact = [s for s in chosen if s.plies is not None]
+    count = sum(len(playing[s.label]) for s in exact) or 1
+    tables, versus = {}, {}
+    for s in exact:
+        solved = solved_positions(s.spec.game, positions, plies=s.plies, seed=seed + 1)
+        names = [*playing[s.label].values(), s.opponent]
+        tables[s.label] = accuracy(solved, names, resamples=resamples, seed=seed)
+        parts = [compare(solved, name, s.opponent, alpha=alpha / count, resamples=resamples,
+                         seed=seed) for name in playing[s.label].values()]  # fmt: skip
+        if parts:
+            versus[s.label] = pd.concat(parts, ignore_index=True)
+    return (stacked(tables) if tables else pd.DataFrame(),
+            stacked(versus) if versus else pd.DataFrame())  # fmt: skip
+
+
+def duel_rows(
+    chosen: Sequence[Setting], playing: Mapping[str, Mapping[str, str]],
+    budgets: Sequence[Mapping[str, Any]], records: str | Path, **duel: Any,
+) -> pd.DataFrame:  # fmt: skip
+    """Each setting's contenders head to head against its opponent at each budget
+    (:func:`~.tuning.decide`, ``duel`` its ``plan``, ``opening_plies`` and ``seed``):
+    a row per claim and budget, a ``setting`` column first, for Holm over all of them
+    (:func:`~.headtohead.claim_verdicts`)."""
+    rows = {}
+    for s in chosen:
+        parts = [
+            decide(name, s.opponent, budgets, records, game=s.spec.game,
+                   algorithm=s.spec.algorithm, players=s.spec.players, label=label, **duel)[1]
+            for label, name in playing[s.label].items()
+        ]  # fmt: skip
+        if parts:
+            rows[s.label] = pd.concat(parts, ignore_index=True)
+    return stacked(rows) if rows else pd.DataFrame()
+
+
+def accuracy_sentences(chosen: Sequence[Setting], table: pd.DataFrame, versus: pd.DataFrame) -> str:
+    """What :func:`accuracy_tables` found, a line per setting and comparison; a line
+    saying so where no setting's game has a solver."""
+    if table.empty:
+        games = ", ".join(dict.fromkeys(s.spec.game for s in chosen))
+        return f"No solver values positions of {games}: only the duels decide."
+    words = {"higher": "higher than", "lower": "lower than", "undecided": "not told apart from"}
+    lines = []
+    for s in chosen:
+        mine = table[table["setting"] == s.label].set_index("heuristic")
+        if mine.empty:
+            continue
+        counts = mine[["won", "lost"]].iloc[0].astype(int)
+        lines.append(f"{s.label}: {int(mine[['won', 'drawn', 'lost']].iloc[0].sum())} solved "
+                     f"positions, {counts['won']} won and {counts['lost']} lost for the "
+                     "player to move.")  # fmt: skip
+        rows = versus[versus["setting"] == s.label] if not versus.empty else versus
+        for row in rows.itertuples():
+            ours, theirs = mine.at[row.heuristic, row.figure], mine.at[s.opponent, row.figure]
+            lines.append(
+                f"  {row.figure}: {row.heuristic} {ours:.3f}, {s.opponent} {theirs:.3f}: "
+                f"{words[row.verdict]} {s.opponent}'s (difference {row.difference:+.3f}, "
+                f"{row.level:.1%} interval {row.low:+.3f} to {row.high:+.3f})."
+            )
+    return "\n".join(lines)
