@@ -66,6 +66,7 @@ from ..games.weighted import (
 )
 from ..search.api import search
 from ..search.registry import get_algorithm
+from ..tournament.designs import seating_game
 from ..tournament.play import versions
 
 
@@ -247,10 +248,9 @@ def _returns(position: Any) -> tuple[float, ...]:
 def seated_game(name: str, players: int) -> Any:
     """The game ``name`` with its first ``players`` seats taken (Chameleon Chess and
     Rolit seat two to four of four colours); ``ValueError`` naming the counts it seats."""
-    entry = game_entry(name)
-    if entry.seats is not None:
+    if game_entry(name).seats is not None:
         whole_number("players", players, 2, MAX_PLAYERS, what=f" for {name}")
-        return get_game(name, **{entry.seats: list(range(players))})
+        return seating_game(name, {}, [0] * players)
     built = get_game(name)
     if isinstance(players, bool) or players != built.info.n_players:
         raise ValueError(f"{name} seats {built.info.n_players} players, got players={players!r}")

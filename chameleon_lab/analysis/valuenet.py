@@ -46,10 +46,6 @@ CHECKPOINT_KIND = "chameleon_lab.valuenet.training"
 SELF_PLAY = ("game", "games", "depth", "heuristic", "random_move", "opening_plies", "seed")
 
 
-def _whole(name: str, value: Any, low: int) -> int:
-    return int(whole_number(name, value, low))
-
-
 @dataclass(frozen=True)
 class NetSpec:
     """A training run: ``games`` self-play games of alpha-beta at ``depth`` with
@@ -83,7 +79,7 @@ class NetSpec:
         built.heuristics.get(self.heuristic)  # a known heuristic, or ValueError naming them
         for name, low in (("games", 2), ("depth", 1), ("opening_plies", 0), ("hidden", 1),
                           ("epochs", 1), ("minibatch", 1), ("seed", 0)):  # fmt: skip
-            _whole(name, getattr(self, name), low)
+            whole_number(name, getattr(self, name), low)
         for name, value, ok in (
             ("random_move", self.random_move, 0.0 <= self.random_move < 1.0),
             ("holdout", self.holdout, 0.0 < self.holdout < 1.0),

@@ -148,8 +148,7 @@ class Budget:
                 "mcts, iterations=I"
             )
         for name in ("depth", "nodes", "iterations"):
-            if getattr(self, name) is not None:
-                whole_number(name, getattr(self, name))
+            whole_number(name, getattr(self, name), none=True)
         if self.time_ms is not None and not (finite_real(self.time_ms) and self.time_ms > 0):
             raise ValueError(f"time_ms must be a finite number > 0, got {self.time_ms!r}")
 

@@ -144,6 +144,13 @@ def _role_gain(state: np.ndarray, slot: int, origin: int, target: int) -> int:
     )
 
 
+#: :data:`ROWCNT` and :data:`COLCNT` typed, for the line helpers' ``count``: a
+#: literal int would compile each helper once more (``specialise``, "Literal arguments").
+_ROWS = np.int64(ROWCNT)
+#: See :data:`_ROWS`.
+_COLS = np.int64(COLCNT)
+
+
 @njit(cache=True, forceinline=True)
 def _occupied(state: np.ndarray, count: int, low: int, high: int) -> tuple[int, int]:
     """The first and last occupied line between the limits ``low`` and ``high`` (rows:
@@ -211,8 +218,8 @@ def quiet_gain(state: np.ndarray, move: int) -> int:
     )
     if (
         not wide
-        and _span_after(state, ROWCNT, minr, maxr, fr, t >> 3) < 3
-        and _span_after(state, COLCNT, state[MINC], state[MAXC], frm & 7, t & 7) < 3
+        and _span_after(state, _ROWS, minr, maxr, fr, t >> 3) < 3
+        and _span_after(state, _COLS, state[MINC], state[MAXC], frm & 7, t & 7) < 3
     ):
         return NOT_QUIET
     return _role_gain(state, s, frm, t)
@@ -388,8 +395,8 @@ def update_limits(state: np.ndarray) -> None:
     omaxc = state[MAXC]
     if omaxr - ominr == 2 and omaxc - ominc == 2:
         return
-    minr, maxr = _occupied(state, ROWCNT, ominr, omaxr)
-    minc, maxc = _occupied(state, COLCNT, ominc, omaxc)
+    minr, maxr = _occupied(state, _ROWS, ominr, omaxr)
+    minc, maxc = _occupied(state, _COLS, ominc, omaxc)
     while maxr - minr < 2 or maxc - minc < 2:
         if maxr - minr < 2 and minr > ominr:
             minr -= 1

@@ -28,13 +28,9 @@ LEVEL_DEPTHS = {1: 2, 2: 4, 3: 6, 4: 7, 5: 8}
 AGGRESSIVENESS = (1, 2, 3, 4, 5)
 
 
-def _check_whole(name: str, value: Any, low: int, high: int | None = None) -> int:
-    return int(whole_number(name, value, low, high))
-
-
 def level_depth(level: int) -> int:
     """Plies searched at ``level`` (1: 2, 2: 4, 3: 6, then one more per level)."""
-    level = _check_whole("level", level, 1)
+    level = whole_number("level", level, 1)
     return 2 * level if level <= 3 else level + 3
 
 
@@ -46,8 +42,8 @@ def heuristic_for(aggressiveness: int, depth: int) -> str:
     ``aggressive(6 - N)`` for the root player (see :mod:`.heuristics`); so odd depths
     take the mirrored step and the computer evaluates with the aggressiveness drawn.
     """
-    a = _check_whole("aggressiveness", aggressiveness, 1, 5)
-    d = _check_whole("depth", depth, 1)
+    a = whole_number("aggressiveness", aggressiveness, 1, 5)
+    d = whole_number("depth", depth, 1)
     return f"aggressive{a if d % 2 == 0 else 6 - a}"
 
 

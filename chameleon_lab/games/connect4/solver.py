@@ -52,8 +52,9 @@ from . import kernel as K
 #: Default transposition-table size: 2**TT_BITS entries (8M, as in Pons's blog;
 #: 16 bytes an entry, 128 MB).
 TT_BITS = 23
-#: Bound stored in an empty half of a table entry (beyond any score).
-_NONE = 127
+#: Bound stored in an empty half of a table entry (beyond any score); typed, as a
+#: literal would compile ``_store`` once more (``specialise``, "Literal arguments").
+_NONE = np.int64(127)
 #: Fibonacci hashing multiplier (2**64 / golden ratio), as a signed int64.
 _GOLDEN = np.int64(0x9E3779B97F4A7C15 - (1 << 64))
 

@@ -164,6 +164,13 @@ def new_state(players: int = 2, limit: int = 400, short: bool = True) -> np.ndar
 
 
 # ------------------------------------------------------------------ helpers
+#: +1 and -1 typed, for :func:`_count`'s ``delta`` (a literal would compile it once
+#: more per sign: ``specialise``, "Literal arguments").
+_GAIN = np.int64(1)
+#: See :data:`_GAIN`.
+_LOSE = np.int64(-1)
+
+
 @njit(cache=True, forceinline=True)
 def _count(state, v, delta):
     """Add ``delta`` to the control count of the player topping the stack ``v``."""
@@ -199,7 +206,7 @@ def _land(state, side, t, moved, k):
     """Put the ``k`` pieces ``moved`` (colours from the top) on square ``t``; pieces
     pushed below the fifth go to ``side``'s reserve or its captures."""
     w = state[t]
-    _count(state, w, -1)
+    _count(state, w, _LOSE)
     height = k + (w & 7)
     colours = moved | ((w >> 3) << (2 * k))
     for i in range(MAX_HEIGHT, height):
@@ -212,7 +219,7 @@ def _land(state, side, t, moved, k):
         colours &= (1 << (2 * MAX_HEIGHT)) - 1
         height = MAX_HEIGHT
     state[t] = height | (colours << 3)
-    _count(state, state[t], 1)
+    _count(state, state[t], _GAIN)
 
 
 @njit(cache=True, forceinline=True)
@@ -280,10 +287,10 @@ def make(state: np.ndarray, move: int, undo: np.ndarray, ply: int) -> None:
         v = state[f]
         undo[ply, 2] = v
         moved = (v >> 3) & ((1 << (2 * k)) - 1)
-        _count(state, v, -1)
+        _count(state, v, _LOSE)
         rest = (v & 7) - k
         state[f] = 0 if rest == 0 else rest | ((v >> (3 + 2 * k)) << 3)
-        _count(state, state[f], 1)
+        _count(state, state[f], _GAIN)
     undo[ply, 3] = state[t]
     _land(state, side, t, moved, k)
     players = state[PLAYERS]
@@ -304,12 +311,12 @@ def unmake(state: np.ndarray, undo: np.ndarray, ply: int) -> None:
     t = target(move)
     if move < RESERVE_MOVE:
         f = move >> 5
-        _count(state, state[f], -1)
+        _count(state, state[f], _LOSE)
         state[f] = undo[ply, 2]
-        _count(state, state[f], 1)
-    _count(state, state[t], -1)
+        _count(state, state[f], _GAIN)
+    _count(state, state[t], _LOSE)
     state[t] = undo[ply, 3]
-    _count(state, state[t], 1)
+    _count(state, state[t], _GAIN)
     state[RESERVE + side] = undo[ply, 4]
     for q in range(4):
         state[CAPT + 4 * side + q] = undo[ply, 5 + q]

@@ -67,6 +67,13 @@ def _incidence(cells: int, runs: np.ndarray) -> np.ndarray:
     return through
 
 
+#: ``sign`` of :func:`_place` putting a stone, typed (a literal would compile it once
+#: more per sign: ``specialise``, "Literal arguments").
+_PUT = np.int64(1)
+#: ``sign`` of :func:`_place` taking a stone back.
+_TAKE = np.int64(-1)
+
+
 @njit(cache=True)
 def _place(cell, p, board, count, live, through, sign):
     """Put (``sign`` = 1) or take back (-1) player ``p``'s stone on ``cell``, keeping
@@ -166,10 +173,10 @@ def _node(p, alpha, beta, key, empty, board, count, live, lines_, tt, moves, sta
     best_move = row[0]
     for i in range(n):
         c = row[i]
-        _place(c, p, board, count, live, through, 1)
+        _place(c, p, board, count, live, through, _PUT)
         child = key ^ K.STONE_KEYS[p, c] ^ K.SIDE_KEY
         v = -_node(q, -beta, -alpha, child, empty - 1, board, count, live, lines_, tt, moves, stats)
-        _place(c, p, board, count, live, through, -1)
+        _place(c, p, board, count, live, through, _TAKE)
         if v > best:
             best = v
             best_move = c
@@ -253,7 +260,7 @@ def _root_move(value, p, key, empty, tables):
     for c in order:
         if board[c] != 0:
             continue
-        _place(c, p, board, count, live, through, 1)
+        _place(c, p, board, count, live, through, _PUT)
         won = bool((count[:, p] == k).any())
         if won:
             child = -1.0
@@ -262,7 +269,7 @@ def _root_move(value, p, key, empty, tables):
         else:
             child_key = key ^ K.STONE_KEYS[p, c] ^ K.SIDE_KEY
             child = _node(1 - p, -1.0, 1.0, child_key, empty - 1, *tables)
-        _place(c, p, board, count, live, through, -1)
+        _place(c, p, board, count, live, through, _TAKE)
         if -child == value:
             return int(c)
     raise AssertionError("no root move keeps the solved value")  # pragma: no cover
