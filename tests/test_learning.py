@@ -7,8 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from chameleon_lab.analysis.learning import Setting, contenders, settings, stacked
+from chameleon_lab.analysis.learning import Setting, alike, contenders, settings, stacked
 from chameleon_lab.analysis.tdleaf import TDLeafSpec
+from chameleon_lab.games.weighted import weighted_heuristic
 
 RESEARCH = {"depth": 2, "games": 400, "batch": 20, "lam": 0.7, "opening_plies": 4, "seed": 0}
 
@@ -68,14 +69,44 @@ def test_the_tables_stack_with_the_setting_first_and_other_games_features_empty(
 
 
 def test_weights_that_did_not_move_play_no_duel_and_the_net_plays_in_connect_four():
-    chosen = [
-        Setting("connect4", TDLeafSpec(game="connect4"), "weighted_lines", (12, 24)),
-        Setting("chameleon 3p", TDLeafSpec(game="chameleon", players=3, algorithm="paranoid"),
-                "pawns100roles"),
-    ]  # fmt: skip
+    # each game's default start is its opponent's weighting (Connect Four's 1, 2, 7 is
+    # weighted_lines, Chameleon's 100, 1 pawns100roles): no start duel there
+    chosen = [s for s in settings(["connect4", "chameleon"], {"chameleon": {"players": [3]}},
+                                  **RESEARCH)]  # fmt: skip
     curve = pd.DataFrame(
         {"setting": ["connect4", "connect4", "chameleon 3p", "chameleon 3p"],
          "heuristic": ["w-a", "w-b", "w-c", "w-c"]}
     )  # fmt: skip
     playing = contenders(chosen, curve, {"connect4": "w-b", "chameleon 3p": "w-c"}, "net-1")
     assert playing == {"connect4": {"learned": "w-b", "net": "net-1"}, "chameleon 3p": {}}
+
+
+def test_a_start_unlike_the_opponent_plays_it_as_the_baseline():
+    # Othello starts from mobility's weights against Hard; Connect Four from 1, 1, 1
+    chosen = [
+        *settings(["othello"], {}, **RESEARCH),
+        Setting("connect4", TDLeafSpec(game="connect4"), "weighted_lines", (12, 24)),
+    ]
+    curve = pd.DataFrame({"setting": ["othello"] * 2 + ["connect4"] * 2,
+                          "heuristic": ["w-a", "w-a", "w-c", "w-c"]})  # fmt: skip
+    playing = contenders(chosen, curve, {"othello": "w-a", "connect4": "w-c"})
+    assert set(playing["othello"]) == {"start"} and set(playing["connect4"]) == {"start"}
+    assert playing["othello"]["start"].startswith("weighted-")
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "weights", "named", "same"),
+    [
+        ("connect4", 2, {"stones": 1, "pairs": 2, "triples": 7}, "weighted_lines", True),
+        ("connect4", 2, {"stones": 1, "pairs": 2, "triples": 6}, "weighted_lines", False),
+        ("othello", 2, {"discs": 0, "mobility": 1, "corners": 10}, "mobility", True),
+        ("othello", 2, {"discs": 0, "mobility": 1, "corners": 10}, "hard", False),
+        ("chameleon", 3, {"pawns": 100, "roles": 1}, "pawns100roles", True),
+        ("chameleon", 4, {"pawns": 100, "roles": 2}, "pawns100roles", False),
+    ],
+)
+def test_alike_finds_two_names_for_one_evaluation(game, players, weights, named, same):
+    # the named heuristics are written by hand from their seeds, apart from the weighted
+    # features: equal values on random positions are an independent agreement
+    mine = weighted_heuristic(game, weights).name
+    assert alike(game, players, mine, named, count=60) is same

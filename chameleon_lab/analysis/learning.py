@@ -24,12 +24,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
+from ..games.heuristic_check import sample_positions
+from ..games.protocol import MAX_PLAYERS
 from ..games.registry import get_game
 from ..games.weighted import weighted_heuristic
 from .accuracy import accuracy, compare, solved_positions
-from .tdleaf import TDLeafSpec, train
+from .tdleaf import TDLeafSpec, seated_game, train
 from .tuning import decide
 
 #: Each learnable game's setting: what :func:`settings` starts from.
@@ -157,21 +160,44 @@ def train_all(
 
 def contenders(
     chosen: Sequence[Setting], curve: pd.DataFrame, learned: Mapping[str, str],
-    net: str | None = None,
+    net: str | None = None, *, alike_positions: int = 100,
 ) -> dict[str, dict[str, str]]:  # fmt: skip
-    """Per setting the learned evaluations that play (label -> heuristic): its TD-Leaf
-    weights where they moved, and ``net`` (Connect Four's value network) in Connect
-    Four's setting."""
+    """Per setting the evaluations that play its opponent (label -> heuristic): its
+    TD-Leaf weights where they moved; its start weights where they value positions
+    otherwise than the opponent (:func:`alike`; Othello starts from ``mobility`` against
+    Hard), so that a verdict on the learned weights can be read against the weights
+    learning started from; and ``net`` (Connect Four's value network) in Connect Four's
+    setting."""
     out: dict[str, dict[str, str]] = {}
     for s in chosen:
         rows = curve[curve["setting"] == s.label]
         playing = {}
         if rows["heuristic"].iloc[-1] != rows["heuristic"].iloc[0]:
             playing["learned"] = learned[s.label]
+        start = weighted_heuristic(s.spec.game, dict(zip(s.spec.features, s.spec.start,
+                                                         strict=True))).name  # fmt: skip
+        if not alike(s.spec.game, s.spec.players, start, s.opponent, count=alike_positions):
+            playing["start"] = start
         if net is not None and s.spec.game == "connect4":
             playing["net"] = net
         out[s.label] = playing
     return out
+
+
+def alike(game: str, players: int, first: str, second: str, *, count: int = 100) -> bool:
+    """Whether the heuristics ``first`` and ``second`` of ``game`` seated for ``players``
+    give every player the same value (to 1e-9) on ``count`` positions of seeded random
+    play: two names for one evaluation (a start equal to the hand-made weights, such as
+    Connect Four's 1, 2, 7 and ``weighted_lines``), whose duel would only replay itself."""
+    built = seated_game(game, players)
+    functions = [built.heuristics.get(name).function for name in (first, second)]
+    values = np.zeros((2, MAX_PLAYERS))
+    for position in sample_positions(built, count):
+        for function, out in zip(functions, values, strict=True):
+            function(position.state, out)
+        if not np.allclose(values[0], values[1], rtol=1e-9, atol=1e-9):
+            return False
+    return True
 
 
 def accuracy_tables(
