@@ -21,6 +21,7 @@ from chameleon_lab.analysis.research import (
     recompute_budgets,
     recompute_learning,
     recompute_tuning,
+    runs_table,
     write_page,
 )
 from chameleon_lab.batch import FOLDERS, run_batch
@@ -160,6 +161,17 @@ def test_the_page_shows_the_verdicts_and_what_each_run_cost(tmp_path):
     assert run["seconds"] == 5400.0 and not run["interrupted"]
     with pytest.raises(ValueError, match="logs no complete run of 11_hypermax"):
         last_run(tmp_path, "11_hypermax")
+
+
+def test_the_run_table_says_whose_records_were_withdrawn(tmp_path):
+    # runs.json is the log; a run whose records were deleted by hand says why
+    log_run(tmp_path, "12_the_papers_games", {"workers": 2}, 60.0, interrupted=True)
+    log_run(tmp_path, "12_the_papers_games", {"workers": 2}, 90.0)
+    runs = read_runs(tmp_path)
+    runs[0]["withdrawn"] = "played beside another process"
+    (tmp_path / "runs.json").write_text(json.dumps(runs))
+    table = runs_table(read_runs(tmp_path))
+    assert list(table["records"]) == ["withdrawn: played beside another process", "kept"]
 
 
 def test_the_page_shows_the_mended_hypermaxs_sessions_tested(tmp_path):

@@ -337,7 +337,9 @@ def verdict_table(verdicts: pd.DataFrame) -> pd.DataFrame:
 
 
 def runs_table(runs: list[dict[str, Any]]) -> pd.DataFrame:
-    """The research runs: what ran, from which commit, on how many workers, how long."""
+    """The research runs: what ran, from which commit, on how many workers, how long,
+    and whether its records stand (a run's ``withdrawn`` entry, written by hand, says why
+    its records were deleted, such as time budgets played beside another process)."""
     rows = [
         {
             "notebook": r["notebook"],
@@ -346,6 +348,7 @@ def runs_table(runs: list[dict[str, Any]]) -> pd.DataFrame:
             "workers / cores": f"{r['workers']} / {r['cores']}",
             "hours": f"{r['seconds'] / 3600:.2f}",
             "complete": "no (stopped early: failed or interrupted)" if r["interrupted"] else "yes",
+            "records": f"withdrawn: {r['withdrawn']}" if r.get("withdrawn") else "kept",
             "parameters": ", ".join(
                 f"{k}={v}"
                 for k, v in r["parameters"].items()
