@@ -202,6 +202,8 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "positions": 400,
             "max_blocks": 200,
             "duel_batch": 8,
+            "curve_checkpoints": 5,
+            "curve_blocks": 16,
         },
     },
 }
@@ -316,6 +318,8 @@ def run_notebook(
     import papermill as pm
     from papermill.exceptions import PapermillExecutionError
 
+    from .interrupt import execute_interruptibly
+
     source = (source_dir or notebook_dir()) / f"{name}.ipynb"
     if not source.exists():
         raise ValueError(f"no notebook {source}; notebooks: {', '.join(NOTEBOOKS)}")
@@ -337,9 +341,10 @@ def run_notebook(
     previous = os.environ.get(RUN_ENV)
     os.environ[RUN_ENV] = json.dumps(run, sort_keys=True, default=str)  # the kernel inherits it
     try:
-        pm.execute_notebook(
-            str(source),
-            str(output),
+        execute_interruptibly(
+            pm.execute_notebook,
+            input_path=str(source),
+            output_path=str(output),
             parameters=parameters,
             progress_bar=progress,
             kernel_name="python3",
