@@ -3,11 +3,22 @@ runs the research results were made with, every change is checked, the tables st
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from chameleon_lab.analysis.learning import Setting, alike, contenders, settings, stacked
+from chameleon_lab.analysis.headtohead import DuelPlan
+from chameleon_lab.analysis.learning import (
+    Setting,
+    alike,
+    checkpoints_of,
+    contenders,
+    settings,
+    stacked,
+    strength_curve,
+)
 from chameleon_lab.analysis.tdleaf import TDLeafSpec
 from chameleon_lab.games.weighted import weighted_heuristic
 
@@ -110,3 +121,45 @@ def test_alike_finds_two_names_for_one_evaluation(game, players, weights, named,
     # features: equal values on random positions are an independent agreement
     mine = weighted_heuristic(game, weights).name
     assert alike(game, players, mine, named, count=60) is same
+
+
+def test_checkpoints_are_spaced_from_the_start_to_the_last_batch():
+    rows = pd.DataFrame({"games": [0, 10, 20, 30, 40]})
+    assert list(checkpoints_of(rows, 3)["games"]) == [0, 20, 40]
+    assert list(checkpoints_of(rows, 9)["games"]) == [0, 10, 20, 30, 40]
+    with pytest.raises(ValueError, match="checkpoints must be a whole number >= 2"):
+        checkpoints_of(rows, 1)
+
+
+def test_the_strength_curve_plays_fixed_blocks_and_reads_them_back(tmp_path):
+    # Connect Four's start 1, 2, 7 is weighted_lines (no games); two later checkpoints
+    # each play two blocks (a block: both seats, two games) at depth 1
+    setting = Setting("connect4", TDLeafSpec(game="connect4", start=(1.0, 2.0, 7.0)),
+                      "weighted_lines")  # fmt: skip
+    curve = pd.DataFrame({"setting": ["connect4"] * 3, "games": [0, 10, 20],
+                          "stones": [1.0, 1.0, 0.0], "pairs": [2.0, 1.0, 0.0],
+                          "triples": [7.0, 1.0, 1.0]})  # fmt: skip
+    plan = DuelPlan(max_blocks=2, workers=1, progress=False)
+    run = {"checkpoints": 3, "budget": {"depth": 1}, "plan": plan, "opening_plies": 2, "seed": 0}
+    table = strength_curve([setting], curve, tmp_path, **run)
+    assert list(table["checkpoint"]) == ["start", "after10", "learned"]
+    assert list(table["blocks"]) == [0, 2, 2] and list(table["played"]) == [0, 4, 4]
+    assert table["elo"].iloc[0] == 0.0
+    played = table.iloc[1:]
+    assert (played["elo_low"] <= played["elo"]).all() and (
+        played["elo"] <= played["elo_high"]
+    ).all()
+    # the Elo of each point from the games' outcomes in its records, by the logistic
+    # formula: 400 log10(s / (1 - s)) of the mean points s
+    for row in played.itertuples():
+        (path,) = [f for f in tmp_path.glob(f"duel-{row.checkpoint}-*.jsonl")]
+        points = {"win": 1.0, "draw": 0.5, "loss": 0.0}
+        games = [json.loads(line) for line in path.read_text().splitlines()]
+        mean = np.mean([points[g["outcomes"][row.checkpoint]] for g in games])
+        with np.errstate(divide="ignore"):
+            assert row.elo == pytest.approx(400 * np.log10(mean / (1 - mean)))
+    files = sorted(tmp_path.glob("*.jsonl"))
+    sizes = [f.stat().st_size for f in files]
+    again = strength_curve([setting], curve, tmp_path, **run)  # read back, nothing played
+    assert [f.stat().st_size for f in sorted(tmp_path.glob("*.jsonl"))] == sizes
+    pd.testing.assert_frame_equal(again, table)

@@ -68,6 +68,8 @@ EXACT = {
     "learning_accuracy_versus": ["figure", "heuristic", "baseline", "verdict"],
     "learning_verdicts": ["source", "text", "agent", "rival", "players", "budget", "sprt",
                           "sprt_blocks", "blocks", "games", "verdict"],
+    "learning_strength": ["setting", "games", "checkpoint", "heuristic", "opponent", "blocks",
+                          "played"],
     "papers_findings": ["game", "source", "text", "found", "players", "budget", "verdict",
                         "ours", "sprt", "blocks", "games"],
 }  # fmt: skip
@@ -91,6 +93,7 @@ CLOSE = {
                           "spearman", "spearman_low", "spearman_high"],
     "learning_accuracy_versus": ["difference", "low", "high", "level"],
     "learning_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
+    "learning_strength": ["elo", "elo_low", "elo_high"],
     "papers_findings": ["elo", "elo_low", "elo_high", "p_holm", "detectable_elo", "play_seconds"],
 }  # fmt: skip
 

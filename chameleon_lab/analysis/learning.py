@@ -19,6 +19,7 @@ value of about 0.5.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,11 +28,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ..checks import whole_number
 from ..games.heuristic_check import sample_positions
 from ..games.protocol import MAX_PLAYERS
 from ..games.registry import get_game
 from ..games.weighted import weighted_heuristic
 from .accuracy import accuracy, compare, solved_positions
+from .headtohead import DuelPlan
+from .sequential import fixed_games
 from .tdleaf import TDLeafSpec, seated_game, train
 from .tuning import decide
 
@@ -268,4 +272,66 @@ def accuracy_sentences(chosen: Sequence[Setting], table: pd.DataFrame, versus: p
                 f"{words[row.verdict]} {s.opponent}'s (difference {row.difference:+.3f}, "
                 f"{row.level:.1%} interval {row.low:+.3f} to {row.high:+.3f})."
             )
+    return "\n".join(lines)
+
+
+def checkpoints_of(rows: pd.DataFrame, count: int) -> pd.DataFrame:
+    """``count`` rows of one setting's learning curve, spaced evenly by position from
+    its start to its last batch, both included (all of them where it has fewer)."""
+    whole_number("checkpoints", count, 2)
+    picks = sorted({round(i) for i in np.linspace(0, len(rows) - 1, count)})
+    return rows.iloc[picks]
+
+
+def strength_curve(
+    chosen: Sequence[Setting], curve: pd.DataFrame, records: str | Path, *, checkpoints: int,
+    budget: Mapping[str, Any], plan: DuelPlan, opening_plies: int, seed: int,
+) -> pd.DataFrame:  # fmt: skip
+    """Each setting's strength along its training: the weights of ``checkpoints``
+    batches (:func:`checkpoints_of`) each against the setting's opponent at ``budget``
+    in ``plan.max_blocks`` balanced blocks, all of them: a fixed sample decided in
+    advance, so an estimate with its 95 % bootstrap interval over blocks
+    (:func:`~.sequential.fixed_games`), not a test. A row per setting and checkpoint:
+    the training games, the heuristic, blocks and games played, the Elo difference to
+    the opponent and its interval. Weights that value positions as the opponent does
+    (:func:`alike`) play no games: 0 by definition, blocks 0. The first and last
+    checkpoints play as ``start`` and ``learned``, the verdict duels' labels, so the
+    games those duels played at an equal budget are read back, not played again."""
+    fixed = dataclasses.replace(plan, batch=plan.max_blocks)
+    rows = []
+    for s in chosen:
+        part = checkpoints_of(curve[curve["setting"] == s.label], checkpoints)
+        for i in range(len(part)):
+            games = int(part["games"].iloc[i])
+            weights = {f: float(part[f].iloc[i]) for f in s.spec.features}
+            name = weighted_heuristic(s.spec.game, weights).name
+            label = "start" if i == 0 else "learned" if i == len(part) - 1 else f"after{games}"
+            row = {"setting": s.label, "games": games, "checkpoint": label, "heuristic": name,
+                   "opponent": s.opponent}  # fmt: skip
+            if alike(s.spec.game, s.spec.players, name, s.opponent):
+                rows.append({**row, "blocks": 0, "played": 0, "elo": 0.0, "elo_low": 0.0,
+                             "elo_high": 0.0})  # fmt: skip
+                continue
+            t, duel = decide(name, s.opponent, [budget], records, game=s.spec.game,
+                             algorithm=s.spec.algorithm, players=s.spec.players, plan=fixed,
+                             opening_plies=opening_plies, seed=seed, label=label)  # fmt: skip
+            scores = np.asarray(duel["scores"].iloc[0], dtype=float)
+            est = fixed_games(scores, seed=seed)
+            rows.append({**row, "blocks": len(scores), "played": len(t.games), "elo": est.elo,
+                         "elo_low": est.elo_low, "elo_high": est.elo_high})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def strength_sentences(table: pd.DataFrame) -> str:
+    """:func:`strength_curve` in words: a line per setting, each checkpoint's Elo
+    difference to the opponent with its 95 % interval (estimates, not verdicts)."""
+    lines = []
+    for label, part in table.groupby("setting", sort=False):
+        points = [
+            f"after {r.games} games the opponent's own evaluation" if r.blocks == 0
+            else f"after {r.games} games {r.elo:+.0f} [{r.elo_low:+.0f}, {r.elo_high:+.0f}]"
+            for r in part.itertuples()
+        ]  # fmt: skip
+        lines.append(f"{label} against {part['opponent'].iloc[0]}, {int(part['blocks'].max())} "
+                     f"blocks a point (Elo, 95 % interval): {'; '.join(points)}.")  # fmt: skip
     return "\n".join(lines)

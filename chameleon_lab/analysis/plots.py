@@ -491,6 +491,45 @@ def plot_learning_curve(table: pd.DataFrame) -> Any:
     return fig
 
 
+#: Where :func:`plot_strength_curve` draws an infinite Elo (every block won or lost).
+_ELO_DRAWN = 800.0
+
+
+def plot_strength_curve(table: pd.DataFrame) -> Any:
+    """Strength against training games, a panel per setting
+    (:func:`.learning.strength_curve` rows): each checkpoint's Elo difference to the
+    setting's opponent with its 95 % bootstrap interval (an infinite end drawn at
+    +-800); a checkpoint that plays as the opponent (no games) sits at 0 without one."""
+    import matplotlib.pyplot as plt
+
+    labels = list(dict.fromkeys(table["setting"]))
+    fig, axes = plt.subplots(1, len(labels), figsize=(4.2 * len(labels) + 1.0, 3.6),
+                             squeeze=False)  # fmt: skip
+    for ax, label in zip(axes[0], labels, strict=True):
+        part = table[table["setting"] == label]
+        played = part[part["blocks"] > 0]
+        elo, low, high = (played[c].clip(-_ELO_DRAWN, _ELO_DRAWN) for c in ("elo", "elo_low",
+                                                                          "elo_high"))  # fmt: skip
+        ax.errorbar(played["games"], elo, yerr=[elo - low, high - elo], fmt="o-", capsize=3,
+                    label="learned weights")  # fmt: skip
+        same = part[part["blocks"] == 0]
+        if len(same):
+            ax.plot(same["games"], same["elo"], "s", color="0.4",
+                    label="the opponent's own evaluation")  # fmt: skip
+        ax.axhline(0.0, color="0.5", linewidth=0.8)
+        low_end, high_end = ax.get_ylim()  # at least +-50 Elo: no zoom into one point
+        ax.set_ylim(min(low_end, -50.0), max(high_end, 50.0))
+        ax.set_xlabel("self-play games")
+        ax.set_title(f"{label} against {part['opponent'].iloc[0]}", fontsize=10)
+        ax.legend(fontsize=8)
+    blocks = int(table["blocks"].max())
+    axes[0][0].set_ylabel("Elo against the opponent")
+    fig.suptitle(f"Strength along the training ({blocks} blocks a point, 95 % bootstrap "
+                 "intervals)", fontsize=10)  # fmt: skip
+    fig.tight_layout()
+    return fig
+
+
 def plot_accuracy(table: pd.DataFrame) -> Any:
     """How well each heuristic orders solved positions (:func:`.accuracy.accuracy`
     rows): the won-over-lost share and the rank correlation with the exact values, each

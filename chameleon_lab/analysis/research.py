@@ -19,6 +19,7 @@ packed records by ``tests/test_research.py``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import platform
@@ -216,7 +217,14 @@ def recompute_learning(
     from ..games.valuenet import net_heuristic
     from ..tournament import records_only
     from .headtohead import claim_verdicts
-    from .learning import accuracy_tables, contenders, duel_rows, settings, train_all
+    from .learning import (
+        accuracy_tables,
+        contenders,
+        duel_rows,
+        settings,
+        strength_curve,
+        train_all,
+    )
     from .valuenet import NetSpec, train_net
 
     q = parameters
@@ -257,6 +265,14 @@ def recompute_learning(
         rows = duel_rows(chosen, playing, budgets, records, opening_plies=q["opening_plies"],
                          seed=q["seed"], plan=_plan(q, batch="duel_batch"))  # fmt: skip
     tables["learning_verdicts"] = claim_verdicts(rows, alpha=q["alpha"], seed=q["seed"])
+    if q.get("curve_checkpoints"):  # runs before the strength curve have none
+        plan = dataclasses.replace(_plan(q, batch="duel_batch"), max_blocks=q["curve_blocks"])
+        with records_only():
+            tables["learning_strength"] = strength_curve(
+                chosen, curve, records, checkpoints=q["curve_checkpoints"],
+                budget={"depth": q["depth"]}, plan=plan, opening_plies=q["opening_plies"],
+                seed=q["seed"],
+            )  # fmt: skip
     return tables
 
 
@@ -505,7 +521,21 @@ def _section_learning(data: Path) -> list[str]:
         + _test_text(data.parent, "13_self_learning", batch="duel_batch"),
         "",
     ]
-    return lines + _verdict_lines(pd.read_csv(path))
+    lines += _verdict_lines(pd.read_csv(path))
+    strength = data / "learning_strength.csv"
+    if strength.exists():
+        from .learning import strength_sentences
+
+        lines += [
+            "Strength along the training (checkpoints against the opponent at equal depth, "
+            "a fixed number of blocks each: estimates, not tests):",
+            "",
+            "```text",
+            strength_sentences(pd.read_csv(strength)),
+            "```",
+            "",
+        ]
+    return lines
 
 
 def _section_beyond(data: Path) -> list[str]:
