@@ -29,6 +29,8 @@ from jupyter_client.manager import AsyncKernelManager
 
 #: How often (seconds) the main thread wakes to look at the papermill thread.
 POLL_SECONDS = 0.2
+#: The signal of a second Ctrl-C (Windows has no SIGKILL; its SIGTERM ends a process).
+_KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 
 
 #: The kernel managers papermill's threads made, in order (see :func:`execute_interruptibly`).
@@ -51,7 +53,7 @@ class TrackedKernelManager(AsyncKernelManager):
         if process is None or process.poll() is not None:
             return False
         try:
-            if group:
+            if group and hasattr(os, "killpg"):
                 os.killpg(process.pid, signum)
             else:
                 process.send_signal(signum)
@@ -114,7 +116,7 @@ def _wait(thread: threading.Thread, first: int) -> bool:
             presses += 1
         for manager in _STARTED[first:] if presses else ():
             if presses > 1:  # a second Ctrl-C: stop at once
-                manager.signal_kernel(signal.SIGKILL, group=True)
+                manager.signal_kernel(_KILL, group=True)
             elif id(manager) not in reached and manager.signal_kernel(signal.SIGINT):
                 reached.add(id(manager))
     return presses > 0
