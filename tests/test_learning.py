@@ -15,9 +15,11 @@ from chameleon_lab.analysis.learning import (
     alike,
     checkpoints_of,
     contenders,
+    duel_rows,
     settings,
     stacked,
     strength_curve,
+    strength_sentences,
 )
 from chameleon_lab.analysis.tdleaf import TDLeafSpec
 from chameleon_lab.games.weighted import weighted_heuristic
@@ -163,3 +165,58 @@ def test_the_strength_curve_plays_fixed_blocks_and_reads_them_back(tmp_path):
     again = strength_curve([setting], curve, tmp_path, **run)  # read back, nothing played
     assert [f.stat().st_size for f in sorted(tmp_path.glob("*.jsonl"))] == sizes
     pd.testing.assert_frame_equal(again, table)
+
+
+def test_the_learned_weights_play_their_start_directly(tmp_path):
+    # a Connect Four start of 1, 1, 1 is not weighted_lines, so it plays the opponent
+    # beside the learned weights; versus_start adds the duel of learned against start
+    setting = Setting("connect4", TDLeafSpec(game="connect4"), "weighted_lines")
+    learned = weighted_heuristic("connect4", {"stones": 0, "pairs": 1, "triples": 3}).name
+    start = weighted_heuristic("connect4", {"stones": 1, "pairs": 1, "triples": 1}).name
+    playing = {"connect4": {"learned": learned, "start": start}}
+    plan = DuelPlan(max_blocks=2, workers=1, progress=False)
+    run = {"plan": plan, "opening_plies": 2, "seed": 0}
+    rows = duel_rows([setting], playing, [{"depth": 1}], tmp_path, versus_start=True, **run)
+    assert list(zip(rows["agent"], rows["rival"], strict=True)) == [
+        ("learned", "weighted_lines"),
+        ("start", "weighted_lines"),
+        ("learned", "start"),
+    ]
+    assert rows["text"].iloc[2] == "the learned heuristic is stronger than the start one"
+    # the learned-against-start games are recorded under those labels, and the row's
+    # block scores are the learned side's points in them, two games a block
+    (path,) = tmp_path.glob("duel-learned-start-2p-*.jsonl")
+    games = [json.loads(line) for line in path.read_text().splitlines()]
+    points = [{"win": 1.0, "draw": 0.5, "loss": 0.0}[g["outcomes"]["learned"]] for g in games]
+    assert len(games) == 4 and rows["games"].iloc[2] == 4
+    assert np.mean(rows["scores"].iloc[2]) == pytest.approx(np.mean(points))
+    # each side's depth and nodes a second, from the moves the records hold
+    for side, name in (("agent", "learned"), ("rival", "start")):
+        played = [
+            m
+            for g in games
+            for m in g["moves"]
+            if not m["random"]
+            and dict(zip(g["seats"], g["seating"], strict=True))[m["seat"]] == name
+        ]
+        nodes = sum(m["expanded"] + m["evaluated"] for m in played)
+        seconds = sum(m["time_ms"] for m in played) / 1000
+        assert rows[f"{side}_depth"].iloc[2] == np.median([m["depth"] for m in played]) == 1
+        assert rows[f"{side}_nodes_per_s"].iloc[2] == pytest.approx(nodes / seconds)
+        each = [m["expanded"] + m["evaluated"] for m in played]
+        assert rows[f"{side}_nodes"].iloc[2] == np.median(each)
+    without = duel_rows([setting], playing, [{"depth": 1}], tmp_path, **run)
+    assert list(without["rival"]) == ["weighted_lines", "weighted_lines"]
+
+
+def test_strength_words_say_where_every_block_scored_alike():
+    table = pd.DataFrame(
+        {"setting": ["c"] * 3, "games": [0, 100, 200], "opponent": ["w"] * 3,
+         "blocks": [0, 16, 16], "elo": [0.0, 0.0, 35.0], "elo_low": [0.0, 0.0, -10.0],
+         "elo_high": [0.0, 0.0, 80.0]}
+    )  # fmt: skip
+    words = strength_sentences(table)
+    assert "after 0 games the opponent's own evaluation" in words
+    assert "after 100 games +0 [+0, +0] (every block scored alike" in words
+    assert "after 200 games +35 [-10, +80];" not in words and "+35 [-10, +80]." in words
+    assert words.count("every block scored alike") == 1

@@ -415,6 +415,10 @@ def test_a_tiny_real_run_end_to_end(tmp_path) -> None:
     assert len(duels_t.games) == 12 and set(duels_t.seats["agent"]) == {"tuned", "pawns100roles"}
     with pytest.raises(ValueError, match="budgets must be a list"):
         decide(tuned.name, "pawns100roles", {"depth": 1}, records)
+    with pytest.raises(ValueError, match="rival_label must be a non-empty name"):
+        decide(tuned.name, "pawns100roles", [{"depth": 1}], records, rival_label="")
+    with pytest.raises(ValueError, match="label must be a name other than the opponent's"):
+        decide(tuned.name, "pawns100roles", [{"depth": 1}], records, rival_label="tuned")
     with pytest.raises(ValueError, match="budget must be one of"):
         against(tuned.name, budget={"depth": 1, "time_ms": 10})
     with pytest.raises(ValueError, match="budget must be one of"):

@@ -371,8 +371,9 @@ def _detectable(scores: np.ndarray, level: float, power: float) -> float:
     return elo_of_gap(sign_flip_detectable_gap(sd, len(scores), level, power))
 
 
-def _estimate(scores: np.ndarray, seed: int) -> tuple[float, float, float]:
-    """The Elo difference and its 95 % bootstrap interval (NaN with one block)."""
+def block_estimate(scores: np.ndarray, seed: int = 0) -> tuple[float, float, float]:
+    """The Elo difference of a duel's block scores and its 95 % bootstrap interval over
+    blocks (:func:`~.sequential.fixed_games`; NaN bounds with one block)."""
     if len(scores) < 2:
         return float(score_to_elo(np.mean(scores))), np.nan, np.nan
     est = fixed_games(scores, seed=seed)
@@ -391,7 +392,7 @@ def claim_verdicts(
     rows = []
     for row in duels.itertuples():
         scores = np.asarray(row.scores, dtype=float)
-        elo, low, high = _estimate(scores, seed)
+        elo, low, high = block_estimate(scores, seed)
         rows.append(
             {
                 "elo": elo,

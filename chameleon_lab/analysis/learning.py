@@ -34,8 +34,7 @@ from ..games.protocol import MAX_PLAYERS
 from ..games.registry import get_game
 from ..games.weighted import weighted_heuristic
 from .accuracy import accuracy, compare, solved_positions
-from .headtohead import DuelPlan
-from .sequential import fixed_games
+from .headtohead import DuelPlan, block_estimate
 from .tdleaf import TDLeafSpec, seated_game, train
 from .tuning import decide
 
@@ -230,22 +229,71 @@ def accuracy_tables(
 
 def duel_rows(
     chosen: Sequence[Setting], playing: Mapping[str, Mapping[str, str]],
-    budgets: Sequence[Mapping[str, Any]], records: str | Path, **duel: Any,
+    budgets: Sequence[Mapping[str, Any]], records: str | Path, *, versus_start: bool = False,
+    **duel: Any,
 ) -> pd.DataFrame:  # fmt: skip
     """Each setting's contenders head to head against its opponent at each budget
     (:func:`~.tuning.decide`, ``duel`` its ``plan``, ``opening_plies`` and ``seed``):
     a row per claim and budget, a ``setting`` column first, for Holm over all of them
-    (:func:`~.headtohead.claim_verdicts`)."""
+    (:func:`~.headtohead.claim_verdicts`). With ``versus_start``, where a setting's
+    learned and start weights both play, the learned weights play the start ones too:
+    the direct claim that learning improved on where it began, which two verdicts
+    against the opponent only suggest. Each row also gives what each side's search
+    reached in the duel's games (:func:`effort`): at equal time, the cost of an
+    evaluation is paid in depth."""
     rows = {}
     for s in chosen:
-        parts = [
-            decide(name, s.opponent, budgets, records, game=s.spec.game,
-                   algorithm=s.spec.algorithm, players=s.spec.players, label=label, **duel)[1]
-            for label, name in playing[s.label].items()
-        ]  # fmt: skip
+        seated = {"game": s.spec.game, "algorithm": s.spec.algorithm, "players": s.spec.players}
+        mine = playing[s.label]
+        pairs = [(label, name, s.opponent, None) for label, name in mine.items()]
+        if versus_start and {"learned", "start"} <= mine.keys():
+            pairs.append(("learned", mine["learned"], mine["start"], "start"))
+        parts = []
+        for label, name, opponent, rival in pairs:
+            for budget in budgets:
+                t, row = decide(name, opponent, [budget], records, label=label,
+                                rival_label=rival, **seated, **duel)  # fmt: skip
+                parts.append(row.assign(**effort(t, label, rival or opponent)))
         if parts:
             rows[s.label] = pd.concat(parts, ignore_index=True)
     return stacked(rows) if rows else pd.DataFrame()
+
+
+def effort_sentences(decided: pd.DataFrame) -> str:
+    """:func:`effort`'s columns of :func:`duel_rows` in words, a line a duel: what
+    each side's search reached, so a verdict at equal time is read beside the depth
+    its evaluation cost."""
+    lines = []
+    for r in decided.itertuples():
+        said = f"{r.setting}, {r.agent} against {r.rival} at {r.budget}: median depth "
+        said += f"{r.agent_depth:g} against {r.rival_depth:g}, "
+        if np.isnan(r.budget_ms):  # at a depth, a move's overhead dominates its speed
+            said += f"median {r.agent_nodes:,.0f} against {r.rival_nodes:,.0f} nodes a move."
+        else:
+            said += (f"{r.agent_nodes_per_s / 1e3:,.0f} against "
+                     f"{r.rival_nodes_per_s / 1e3:,.0f} thousand nodes a second.")  # fmt: skip
+        lines.append(said)
+    return "\n".join(lines)
+
+
+def effort(t: Any, agent: str, rival: str) -> dict[str, float]:
+    """What each side of a duel's games searched, over its moves but the random
+    opening ones: the median depth completed (``agent_depth``, ``rival_depth``), the
+    median nodes a move (expanded plus evaluated positions, the benchmarks' count;
+    ``agent_nodes``, ``rival_nodes``) and nodes a second of its own thinking time
+    (``agent_nodes_per_s``, ``rival_nodes_per_s``; a move's overhead included, which
+    dominates shallow searches: a speed of the evaluation at a time budget only)."""
+    moves = t.moves[~t.moves["random"].astype(bool)]
+    out = {}
+    for side, name in (("agent", agent), ("rival", rival)):
+        mine = moves[moves["agent"] == name]
+        seconds = mine["time_ms"].sum() / 1000.0
+        nodes_each = mine["expanded"] + mine["evaluated"]
+        nodes = nodes_each.sum()
+        out[f"{side}_depth"] = float(mine["depth"].median()) if len(mine) else np.nan
+        out[f"{side}_nodes"] = float(nodes_each.median()) if len(mine) else np.nan
+        out[f"{side}_nodes_per_s"] = float(nodes / seconds) if seconds > 0 else np.nan
+    return out
 
 
 def accuracy_sentences(chosen: Sequence[Setting], table: pd.DataFrame, versus: pd.DataFrame) -> str:
@@ -291,7 +339,7 @@ def strength_curve(
     batches (:func:`checkpoints_of`) each against the setting's opponent at ``budget``
     in ``plan.max_blocks`` balanced blocks, all of them: a fixed sample decided in
     advance, so an estimate with its 95 % bootstrap interval over blocks
-    (:func:`~.sequential.fixed_games`), not a test. A row per setting and checkpoint:
+    (:func:`~.headtohead.block_estimate`), not a test. A row per setting and checkpoint:
     the training games, the heuristic, blocks and games played, the Elo difference to
     the opponent and its interval. Weights that value positions as the opponent does
     (:func:`alike`) play no games: 0 by definition, blocks 0. The first and last
@@ -316,9 +364,9 @@ def strength_curve(
                              algorithm=s.spec.algorithm, players=s.spec.players, plan=fixed,
                              opening_plies=opening_plies, seed=seed, label=label)  # fmt: skip
             scores = np.asarray(duel["scores"].iloc[0], dtype=float)
-            est = fixed_games(scores, seed=seed)
-            rows.append({**row, "blocks": len(scores), "played": len(t.games), "elo": est.elo,
-                         "elo_low": est.elo_low, "elo_high": est.elo_high})  # fmt: skip
+            elo, low, high = block_estimate(scores, seed)
+            rows.append({**row, "blocks": len(scores), "played": len(t.games), "elo": elo,
+                         "elo_low": low, "elo_high": high})  # fmt: skip
     return pd.DataFrame(rows)
 
 
@@ -327,11 +375,19 @@ def strength_sentences(table: pd.DataFrame) -> str:
     difference to the opponent with its 95 % interval (estimates, not verdicts)."""
     lines = []
     for label, part in table.groupby("setting", sort=False):
-        points = [
-            f"after {r.games} games the opponent's own evaluation" if r.blocks == 0
-            else f"after {r.games} games {r.elo:+.0f} [{r.elo_low:+.0f}, {r.elo_high:+.0f}]"
-            for r in part.itertuples()
-        ]  # fmt: skip
+        points = [_point_words(r) for r in part.itertuples()]
         lines.append(f"{label} against {part['opponent'].iloc[0]}, {int(part['blocks'].max())} "
                      f"blocks a point (Elo, 95 % interval): {'; '.join(points)}.")  # fmt: skip
     return "\n".join(lines)
+
+
+def _point_words(r: Any) -> str:
+    """One checkpoint of :func:`strength_sentences`: its estimate and interval; said
+    so where every block scored alike (no spread to draw an interval from), and where
+    it played no games (the opponent's own evaluation)."""
+    if r.blocks == 0:
+        return f"after {r.games} games the opponent's own evaluation"
+    said = f"after {r.games} games {r.elo:+.0f} [{r.elo_low:+.0f}, {r.elo_high:+.0f}]"
+    if r.blocks > 1 and r.elo_low == r.elo_high:
+        said += " (every block scored alike: no spread between blocks to measure)"
+    return said

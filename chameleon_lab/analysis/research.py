@@ -263,7 +263,8 @@ def recompute_learning(
     )
     with records_only():
         rows = duel_rows(chosen, playing, budgets, records, opening_plies=q["opening_plies"],
-                         seed=q["seed"], plan=_plan(q, batch="duel_batch"))  # fmt: skip
+                         versus_start=q.get("versus_start", False), seed=q["seed"],
+                         plan=_plan(q, batch="duel_batch"))  # fmt: skip
     tables["learning_verdicts"] = claim_verdicts(rows, alpha=q["alpha"], seed=q["seed"])
     if q.get("curve_checkpoints"):  # runs before the strength curve have none
         plan = dataclasses.replace(_plan(q, batch="duel_batch"), max_blocks=q["curve_blocks"])
@@ -330,6 +331,8 @@ def verdict_table(verdicts: pd.DataFrame) -> pd.DataFrame:
             "80 % power from (Elo)": verdicts["detectable_elo"].map(_detectable),
         }
     )
+    if "setting" in verdicts:  # notebook 13: the claim names no game
+        out.insert(0, "setting", verdicts["setting"])
     if "agent_max_ms" in verdicts:
         out["ms a move, median / largest (agent; rival)"] = [
             f"{am:.1f} / {ax:.1f}; {rm:.1f} / {rx:.1f}"
@@ -521,7 +524,13 @@ def _section_learning(data: Path) -> list[str]:
         + _test_text(data.parent, "13_self_learning", batch="duel_batch"),
         "",
     ]
-    lines += _verdict_lines(pd.read_csv(path))
+    verdicts = pd.read_csv(path)
+    lines += _verdict_lines(verdicts)
+    if "agent_depth" in verdicts:
+        from .learning import effort_sentences
+
+        lines += ["What each side's search reached in the duels' games:", "", "```text",
+                  effort_sentences(verdicts), "```", ""]  # fmt: skip
     strength = data / "learning_strength.csv"
     if strength.exists():
         from .learning import strength_sentences

@@ -665,10 +665,13 @@ def decide(
     opening_plies: int = 4,
     seed: int = 0,
     label: str = "tuned",
+    rival_label: str | None = None,
 ) -> tuple[Tables, pd.DataFrame]:
     """``heuristic`` (the tuned one, ``label`` in the records and the claim: "the
     ``label`` heuristic is stronger than ``opponent``") against ``opponent`` head to
-    head, the same search
+    head (``rival_label``, when given, names the opponent in the records and the claim
+    instead of its heuristic's name: "the learned heuristic is stronger than the start
+    one"), the same search
     both sides, once per budget of ``budgets`` (``{"depth": 2}``: equal depth,
     ``{"time_ms": 10}``: equal time, where a heuristic that costs more searches less
     deep): balanced blocks of distinct openings at ``players`` seats, played as ``plan``
@@ -682,18 +685,22 @@ def decide(
     registry.get(opponent)  # a known heuristic, or ValueError naming the valid ones
     if isinstance(budgets, Mapping) or not budgets:
         raise ValueError(f"budgets must be a list like [{{'depth': 2}}], got {budgets!r}")
-    if not isinstance(label, str) or not label or label == opponent:
+    rival = opponent if rival_label is None else rival_label
+    if not isinstance(rival, str) or not rival:
+        raise ValueError(f"rival_label must be a non-empty name, got {rival_label!r}")
+    if not isinstance(label, str) or not label or label == rival:
         raise ValueError(f"label must be a name other than the opponent's, got {label!r}")
-    text = f"the {label} heuristic is stronger than {opponent}"
-    claim = Claim("tuning" if label == "tuned" else label, text, label, opponent)
+    text = (f"the {label} heuristic is stronger than {opponent}" if rival_label is None
+            else f"the {label} heuristic is stronger than the {rival_label} one")  # fmt: skip
+    claim = Claim("tuning" if label == "tuned" else label, text, label, rival)
     parts, rows = [], []
     for budget in budgets:
         agents = {
             label: {"algorithm": algorithm, "heuristic": own.name, **budget},
-            opponent: {"algorithm": algorithm, "heuristic": opponent, **budget},
+            rival: {"algorithm": algorithm, "heuristic": opponent, **budget},
         }
         session = duel_session(
-            label, opponent, agents, players=players, budget_ms=None,
+            label, rival, agents, players=players, budget_ms=None,
             opening_plies=opening_plies, seed=seed, game=game,
         )  # fmt: skip
         t, result = run_duel(session, records, plan)
