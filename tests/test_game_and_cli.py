@@ -221,3 +221,9 @@ def test_bench_heuristics_prints_each_heuristics_speed_and_depth(capsys):
     assert [line.split()[0] for line in lines[1:]] == ["lines", "weighted_lines"]
     assert main(["bench", "heuristics", "nothing"]) == 2
     assert "unknown heuristic 'nothing'" in capsys.readouterr().err
+    three = ["bench", "heuristics", "pawns100roles", "--game", "chameleon", "--players", "3"]
+    assert main(three) == 2  # alpha-beta is for two players
+    err = capsys.readouterr().err
+    assert "alphabeta searches two-player zero-sum games" in err and "paranoid" in err
+    assert main([*three, "--players", "5"]) == 2
+    assert "players" in capsys.readouterr().err

@@ -16,12 +16,14 @@ from chameleon_lab.analysis.learning import (
     checkpoints_of,
     contenders,
     duel_rows,
+    net_specs,
     settings,
     stacked,
     strength_curve,
     strength_sentences,
 )
 from chameleon_lab.analysis.tdleaf import TDLeafSpec
+from chameleon_lab.analysis.valuenet import NetSpec
 from chameleon_lab.games.weighted import weighted_heuristic
 
 RESEARCH = {"depth": 2, "games": 400, "batch": 20, "lam": 0.7, "opening_plies": 4, "seed": 0}
@@ -81,7 +83,7 @@ def test_the_tables_stack_with_the_setting_first_and_other_games_features_empty(
     assert np.isnan(out["pawns"].iloc[0]) and np.isnan(out["stones"].iloc[3])
 
 
-def test_weights_that_did_not_move_play_no_duel_and_the_net_plays_in_connect_four():
+def test_weights_that_did_not_move_play_no_duel_and_each_net_plays_in_its_setting():
     # each game's default start is its opponent's weighting (Connect Four's 1, 2, 7 is
     # weighted_lines, Chameleon's 100, 1 pawns100roles): no start duel there
     chosen = [s for s in settings(["connect4", "chameleon"], {"chameleon": {"players": [3]}},
@@ -90,8 +92,26 @@ def test_weights_that_did_not_move_play_no_duel_and_the_net_plays_in_connect_fou
         {"setting": ["connect4", "connect4", "chameleon 3p", "chameleon 3p"],
          "heuristic": ["w-a", "w-b", "w-c", "w-c"]}
     )  # fmt: skip
-    playing = contenders(chosen, curve, {"connect4": "w-b", "chameleon 3p": "w-c"}, "net-1")
+    learned = {"connect4": "w-b", "chameleon 3p": "w-c"}
+    playing = contenders(chosen, curve, learned, {"connect4": "net-1"})
     assert playing == {"connect4": {"learned": "w-b", "net": "net-1"}, "chameleon 3p": {}}
+    both = contenders(chosen, curve, learned, {"connect4": "net-1", "chameleon 3p": "net-2"})
+    assert both["chameleon 3p"] == {"net": "net-2"}
+
+
+def test_each_setting_with_an_encoding_trains_a_net_of_its_search_and_players():
+    chosen = settings(["connect4", "othello", "chameleon"], {}, **RESEARCH)
+    common = {"games": 40, "hidden": 8, "epochs": 2, "random_move": 0.1, "depth": 2,
+              "opening_plies": 4, "seed": 0}  # fmt: skip
+    specs = net_specs(chosen, **common)
+    assert list(specs) == ["connect4", "chameleon 3p", "chameleon 4p"]  # Othello: none
+    assert specs["connect4"] == NetSpec(games=40, hidden=8, epochs=2, heuristic="weighted_lines")
+    three = specs["chameleon 3p"]
+    assert (three.players, three.algorithm, three.heuristic) == (3, "paranoid", "pawns100roles")
+    assert list(net_specs(chosen, **common, learn=["connect4"])) == ["connect4"]
+    assert net_specs(chosen, **{**common, "games": 0}) == {}
+    with pytest.raises(ValueError, match="othello has no value-network encoding"):
+        net_specs(chosen, **common, learn=["othello"])
 
 
 def test_a_start_unlike_the_opponent_plays_it_as_the_baseline():

@@ -235,8 +235,8 @@ def test_bad_models_are_refused_by_name(trained, tmp_path):
         ValueNet("connect4", {}, w1, b1[:3], w2, 0.0)
     with pytest.raises(ValueError, match="unknown activation 'sigmoid'"):
         ValueNet("connect4", {}, w1, b1, w2, 0.0, activation="sigmoid")
-    with pytest.raises(ValueError, match="chameleon has no value-network encoding"):
-        ValueNet("chameleon", {}, w1, b1, w2, 0.0)
+    with pytest.raises(ValueError, match="othello has no value-network encoding"):
+        ValueNet("othello", {}, w1, b1, w2, 0.0)
     path = net.save(tmp_path / "m.npz")
     with pytest.raises(ValueError, match="is a model of connect4, not of othello"):
         load_net(path, game="othello")
@@ -257,7 +257,7 @@ def test_bad_models_are_refused_by_name(trained, tmp_path):
         ("random_move", 1.0, "random_move out of range"),
         ("holdout", 0.0, "holdout out of range"),
         ("activation", "sigmoid", "unknown activation 'sigmoid'"),
-        ("game", "chameleon", "chameleon has no value-network encoding"),
+        ("game", "othello", "othello has no value-network encoding"),
         ("heuristic", "nothing", "unknown heuristic 'nothing'"),
     ],
 )

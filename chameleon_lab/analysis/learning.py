@@ -32,11 +32,13 @@ from ..checks import whole_number
 from ..games.heuristic_check import sample_positions
 from ..games.protocol import MAX_PLAYERS
 from ..games.registry import get_game
+from ..games.valuenet import ValueNet, encoding
 from ..games.weighted import weighted_heuristic
 from .accuracy import accuracy, compare, solved_positions
 from .headtohead import DuelPlan, block_estimate
 from .tdleaf import TDLeafSpec, seated_game, train
 from .tuning import decide
+from .valuenet import NetSpec, train_net
 
 #: Each learnable game's setting: what :func:`settings` starts from.
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -161,16 +163,56 @@ def train_all(
     return stacked(curves), learned
 
 
+def net_specs(
+    chosen: Sequence[Setting], *, games: int, hidden: int, epochs: int, random_move: float,
+    depth: int, opening_plies: int, seed: int, learn: Sequence[str] = ("connect4", "chameleon"),
+) -> dict[str, NetSpec]:  # fmt: skip
+    """Per setting whose game ``learn`` names (games with a value-network encoding:
+    Connect Four, Chameleon Chess) the training run of its value network: ``games``
+    self-play games of the setting's search, players and move limit at ``depth`` with
+    its opponent's heuristic at every seat; none where ``games`` is 0. ``ValueError``
+    for a game in ``learn`` without an encoding."""
+    if isinstance(learn, str):
+        raise ValueError(f"the games that learn a network must be a list, got {learn!r}")
+    names = set()
+    for game in learn:
+        encoding(game)  # a game with an encoding, or ValueError naming them
+        names.add(get_game(game).name)
+    out: dict[str, NetSpec] = {}
+    for s in chosen if games else ():
+        if s.spec.game in names:
+            out[s.label] = NetSpec(
+                game=s.spec.game, games=games, depth=depth, heuristic=s.opponent,
+                random_move=random_move, opening_plies=opening_plies, hidden=hidden,
+                epochs=epochs, seed=seed, players=s.spec.players, algorithm=s.spec.algorithm,
+                move_limit=s.spec.move_limit,
+            )  # fmt: skip
+    return out
+
+
+def train_nets(
+    specs: Mapping[str, NetSpec], records: str | Path, *, progress: bool = True
+) -> tuple[dict[str, ValueNet], pd.DataFrame]:
+    """Each setting's value network trained (or read back from ``records``) and their
+    learning curves stacked, a ``setting`` column first
+    (:func:`~.valuenet.train_net`)."""
+    nets, curves = {}, []
+    for label, spec in specs.items():
+        nets[label], curve = train_net(spec, records, progress=progress)
+        curves.append(curve.assign(setting=label)[["setting", *curve.columns]])
+    return nets, (pd.concat(curves, ignore_index=True) if curves else pd.DataFrame())
+
+
 def contenders(
     chosen: Sequence[Setting], curve: pd.DataFrame, learned: Mapping[str, str],
-    net: str | None = None, *, alike_positions: int = 100,
+    nets: Mapping[str, str] | None = None, *, alike_positions: int = 100,
 ) -> dict[str, dict[str, str]]:  # fmt: skip
     """Per setting the evaluations that play its opponent (label -> heuristic): its
     TD-Leaf weights where they moved; its start weights where they value positions
     otherwise than the opponent (:func:`alike`; Othello starts from ``mobility`` against
     Hard), so that a verdict on the learned weights can be read against the weights
-    learning started from; and ``net`` (Connect Four's value network) in Connect Four's
-    setting."""
+    learning started from; and its value network where ``nets`` (label -> heuristic)
+    has one."""
     out: dict[str, dict[str, str]] = {}
     for s in chosen:
         rows = curve[curve["setting"] == s.label]
@@ -181,8 +223,8 @@ def contenders(
                                                          strict=True))).name  # fmt: skip
         if not alike(s.spec.game, s.spec.players, start, s.opponent, count=alike_positions):
             playing["start"] = start
-        if net is not None and s.spec.game == "connect4":
-            playing["net"] = net
+        if nets and s.label in nets:
+            playing["net"] = nets[s.label]
         out[s.label] = playing
     return out
 

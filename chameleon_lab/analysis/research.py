@@ -221,11 +221,12 @@ def recompute_learning(
         accuracy_tables,
         contenders,
         duel_rows,
+        net_specs,
         settings,
         strength_curve,
         train_all,
+        train_nets,
     )
-    from .valuenet import NetSpec, train_net
 
     q = parameters
     chosen = settings(
@@ -241,17 +242,17 @@ def recompute_learning(
             raise ValueError(f"{checkpoint} does not hold {s.label}'s {s.spec.games} games")
     curve, learned = train_all(chosen, records, progress=False)
     tables = {"learning_curve": curve}
-    net_name = None
-    if q.get("net_games") and "connect4" in q["learn"]:
-        net_spec = NetSpec(
-            game="connect4", games=q["net_games"], depth=q["depth"],
-            heuristic=next(s.opponent for s in chosen if s.spec.game == "connect4"),
-            random_move=q["net_random_move"], opening_plies=q["opening_plies"],
-            hidden=q["net_hidden"], epochs=q["net_epochs"], seed=q["seed"],
-        )  # fmt: skip
-        net, tables["learning_net_curve"] = train_net(net_spec, records, progress=False)
-        net_name = net_heuristic(net).name
-    playing = contenders(chosen, curve, learned, net_name)
+    nets, net_curve = train_nets(
+        net_specs(chosen, games=q.get("net_games", 0), hidden=q["net_hidden"],
+                  epochs=q["net_epochs"], random_move=q["net_random_move"], depth=q["depth"],
+                  opening_plies=q["opening_plies"], seed=q["seed"],
+                  learn=q.get("net_learn", ["connect4"])),  # runs before it: Connect Four
+        records, progress=False,
+    )  # fmt: skip
+    if not net_curve.empty:
+        tables["learning_net_curve"] = net_curve
+    names = {label: net_heuristic(net).name for label, net in nets.items()}
+    playing = contenders(chosen, curve, learned, names)
     table, versus = accuracy_tables(
         chosen, playing, positions=q["positions"], resamples=q["resamples"], alpha=q["alpha"],
         seed=q["seed"],
@@ -497,14 +498,18 @@ def _section_learning(data: Path) -> list[str]:
     net_path = data / "learning_net_curve.csv"
     if net_path.exists():
         curve_net = pd.read_csv(net_path)
-        net = curve_net[curve_net["kept"]].iloc[0]
-        beat = "below" if net["holdout_mse"] < net["holdout_constant_mse"] else "not below"
-        lines[-1] += (
-            f" A value network (one hidden layer) trained {len(curve_net)} epochs on "
-            f"{int(net['positions'])} self-play positions, kept at epoch {int(net['epoch'])} "
-            f"(lowest held-out error): held-out squared error {net['holdout_mse']:.3f}, "
-            f"{beat} the best constant's {net['holdout_constant_mse']:.3f}."
-        )
+        if "setting" not in curve_net:  # a run before a network per setting: Connect Four's
+            curve_net = curve_net.assign(setting="connect4")
+        for label, part in curve_net.groupby("setting", sort=False):
+            net = part[part["kept"]].iloc[0]
+            beat = "below" if net["holdout_mse"] < net["holdout_constant_mse"] else "not below"
+            lines[-1] += (
+                f" {label}: a value network (one hidden layer) trained {len(part)} epochs on "
+                f"{int(net['positions'])} self-play positions, kept at epoch "
+                f"{int(net['epoch'])} (lowest held-out error): held-out squared error "
+                f"{net['holdout_mse']:.3f}, {beat} the best constant's "
+                f"{net['holdout_constant_mse']:.3f}."
+            )
     accuracy_path = data / "learning_accuracy_versus.csv"
     if accuracy_path.exists():
         versus = pd.read_csv(accuracy_path)

@@ -232,10 +232,10 @@ def self_play(
         position = position.play(move)
     phi = np.array(rows).reshape(len(rows), len(seats), len(functions))
     known_ = np.array(known, dtype=float).reshape(len(rows), len(seats))
-    return SelfPlayGame(phi, known_, seat_results(_returns(position), seats), moves)
+    return SelfPlayGame(phi, known_, seat_results(final_returns(position), seats), moves)
 
 
-def _returns(position: Any) -> tuple[float, ...]:
+def final_returns(position: Any) -> tuple[float, ...]:
     """A finished game's returns; where the move limit stopped it, 1 for the players
     still in it and -1 for the others, as :class:`~chameleon_lab.games.match.Match`
     scores it."""

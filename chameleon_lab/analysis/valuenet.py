@@ -1,13 +1,17 @@
 """A value network learned from self-play games (the second kind of learned evaluation).
 
 :mod:`.tdleaf` learns the weights of hand-picked features; here a small perceptron
-learns an evaluation from the board itself. Self-play games of alpha-beta (both sides
-the same search and heuristic, a share of random moves so the positions vary) give
-positions labelled by the game's result for the player to move there (1 won, 0 drawn,
--1 lost: Monte Carlo targets, as AlphaGo's value network was trained on the outcomes
-of its self-play games; Silver et al., Nature 529, 484-489, 2016); scikit-learn's
-``MLPRegressor`` fits one hidden layer to them by Adam on the squared error, an epoch
-at a time; the trained arrays
+learns an evaluation from the board itself. Self-play games (every seat the same
+search and heuristic: alpha-beta for two players, a multi-player search such as
+Paranoid for more; a share of random moves so the positions vary) give positions
+labelled by the game's result: for two players the result for the player to move
+there (1 won, 0 drawn, -1 lost), for more each seat's share of it, seats counted from
+the player to move (1 for the winner, split among the players still on the board where
+the move limit stopped the game). These are Monte Carlo targets, as AlphaGo's value
+network was trained on the outcomes of its self-play games (Silver et al., Nature 529,
+484-489, 2016); scikit-learn's ``MLPRegressor`` fits one hidden layer to them (one
+output, or one per seat) by Adam on the squared error, an epoch at a time; the
+trained arrays
 become a :class:`~chameleon_lab.games.valuenet.ValueNet`, compiled into every search
 as a heuristic (:func:`~chameleon_lab.games.valuenet.net_heuristic`).
 
@@ -26,6 +30,7 @@ import hashlib
 import json
 import pickle
 from dataclasses import asdict, dataclass, replace
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -36,21 +41,35 @@ from tqdm.auto import tqdm
 from ..agents import Agent
 from ..checks import whole_number
 from ..files import atomic_write
-from ..games.registry import get_game
-from ..games.valuenet import ValueNet, connect4_inputs, load_net
+from ..games.chameleon import ORIGINAL_MOVE_LIMIT
+from ..games.registry import game_entry, get_game
+from ..games.valuenet import ACTIVATIONS, ValueNet, encoding, load_net
+from ..search.registry import get_algorithm
+from ..tournament.designs import seating_game
 from ..version import __version__
+from .tdleaf import final_returns, seated_game
 
 #: What a checkpoint says it is.
 CHECKPOINT_KIND = "chameleon_lab.valuenet.training"
 #: The fields of :class:`NetSpec` that decide the self-play games.
-SELF_PLAY = ("game", "games", "depth", "heuristic", "random_move", "opening_plies", "seed")
+SELF_PLAY = ("game", "games", "depth", "heuristic", "random_move", "opening_plies", "seed",
+             "players", "algorithm", "move_limit")  # fmt: skip
+#: The fields of :class:`NetSpec` added with more than two players, with the defaults
+#: the runs made before them had (left out of the fingerprints at those defaults).
+LATER_FIELDS: dict[str, Any] = {
+    "players": 2,
+    "algorithm": "alphabeta",
+    "move_limit": ORIGINAL_MOVE_LIMIT,
+}
 
 
 @dataclass(frozen=True)
 class NetSpec:
-    """A training run: ``games`` self-play games of alpha-beta at ``depth`` with
-    ``heuristic`` (None: the game's default) after ``opening_plies`` random plies, each
-    later move random with probability ``random_move``; a hidden layer of ``hidden``
+    """A training run: ``games`` self-play games of ``algorithm`` (alpha-beta for two
+    players, a multi-player search such as Paranoid for more) at ``depth`` with
+    ``heuristic`` (None: the game's default), ``players`` seated, after
+    ``opening_plies`` random plies, each later move random with probability
+    ``random_move``, stopped after ``move_limit`` moves; a hidden layer of ``hidden``
     units (``activation``), ``epochs`` epochs of Adam (step ``learning_rate``, L2
     penalty ``l2``, minibatches of ``minibatch``), ``holdout`` of the games kept out of
     training to measure the error; ``seed`` for everything. ``ValueError`` naming a
@@ -70,15 +89,28 @@ class NetSpec:
     minibatch: int = 256
     holdout: float = 0.2
     seed: int = 0
+    players: int = 2
+    algorithm: str = "alphabeta"
+    move_limit: int = ORIGINAL_MOVE_LIMIT
 
     def __post_init__(self) -> None:
         built = get_game(self.game)
+        encoding(built.name)  # a game with an encoding, or ValueError naming them
         object.__setattr__(self, "game", built.name)
+        info = seated_game(self.game, self.players).info  # a known count, or ValueError
+        entry = get_algorithm(self.algorithm)  # a known search, or ValueError naming them
+        if entry.two_player and not (info.n_players == 2 and info.zero_sum):
+            raise ValueError(
+                f"{entry.name} searches two-player zero-sum games; {self.game} with "
+                f"{self.players} players is not one (take paranoid, maxn or brs)"
+            )
+        object.__setattr__(self, "algorithm", entry.name)
         if self.heuristic is None:
             object.__setattr__(self, "heuristic", built.heuristics.default)
         built.heuristics.get(self.heuristic)  # a known heuristic, or ValueError naming them
         for name, low in (("games", 2), ("depth", 1), ("opening_plies", 0), ("hidden", 1),
-                          ("epochs", 1), ("minibatch", 1), ("seed", 0)):  # fmt: skip
+                          ("epochs", 1), ("minibatch", 1), ("seed", 0),
+                          ("move_limit", 1)):  # fmt: skip
             whole_number(name, getattr(self, name), low)
         for name, value, ok in (
             ("random_move", self.random_move, 0.0 <= self.random_move < 1.0),
@@ -88,66 +120,97 @@ class NetSpec:
         ):
             if isinstance(value, bool) or not np.isfinite(value) or not ok:
                 raise ValueError(f"{name} out of range, got {value!r}")
-        from ..games.valuenet import ACTIVATIONS, ENCODERS
-
         if self.activation not in ACTIVATIONS:
             raise ValueError(
                 f"unknown activation {self.activation!r}; valid: {', '.join(ACTIVATIONS)}"
             )
-        if built.name not in ENCODERS:
-            raise ValueError(
-                f"{built.name} has no value-network encoding; games with one: {', '.join(ENCODERS)}"
-            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The parameters as plain JSON values; those added with more than two players
+        (:data:`LATER_FIELDS`) only where they differ from their defaults, so a run made
+        before them keeps its fingerprint, checkpoint and model file."""
+        out = asdict(self)
+        for name, default in LATER_FIELDS.items():
+            if out[name] == default:
+                del out[name]
+        return out
 
     @property
     def fingerprint(self) -> str:
         """A short hash of every parameter."""
-        text = json.dumps(asdict(self), sort_keys=True)
+        text = json.dumps(self.to_dict(), sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     @property
     def games_fingerprint(self) -> str:
         """A short hash of what decides the self-play games (:data:`SELF_PLAY`), so that
         runs that differ only in their training share the positions."""
-        text = json.dumps({k: getattr(self, k) for k in SELF_PLAY}, sort_keys=True)
+        fields = self.to_dict()
+        text = json.dumps({k: fields[k] for k in SELF_PLAY if k in fields}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The parameters of the game its self-play seats (the model's)."""
+        return dict(seated_game(self.game, self.players).params)
 
 
 def selfplay_positions(spec: NetSpec, *, progress: bool = True) -> dict[str, np.ndarray]:
     """The positions of ``spec``'s self-play games: ``x`` (one row of inputs each, as
-    :func:`~chameleon_lab.games.valuenet.connect4_inputs` writes them), ``y`` (the
-    result for the player to move: 1, 0, -1) and ``game`` (the game each came from),
-    every unfinished position after the opening; game ``g`` is drawn from ``(seed,
-    g)`` alone."""
-    built = get_game(spec.game)
+    the game's :class:`~chameleon_lab.games.valuenet.Encoding` writes them), ``y`` (the
+    label: the result for the player to move, 1, 0 or -1, or a row of the seats'
+    shares) and ``game`` (the game each came from), every unfinished position after the
+    opening; game ``g`` is drawn from ``(seed, g)`` alone and seats the ``g``-th of
+    :func:`seatings` (in turn)."""
+    games = seatings(spec.game, spec.players)
+    code = encoding(spec.game)
     xs, ys, ids = [], [], []
     for g in tqdm(range(spec.games), desc="self-play", unit="game", disable=not progress):
+        built = games[g % len(games)]
+        params = dict(built.params)
         rng = np.random.default_rng([spec.seed, g])
-        agent = Agent("alphabeta", heuristic=spec.heuristic, depth=spec.depth,
+        agent = Agent(spec.algorithm, heuristic=spec.heuristic, depth=spec.depth,
                       random_move_probability=spec.random_move, seed=int(rng.integers(2**31)),
                       game=spec.game)  # fmt: skip
-        position = built.start()
+        position, moves = built.start(), 0
         for _ in range(spec.opening_plies):
             if position.is_over:
                 break
             position = position.play(
                 position.legal_moves[int(rng.integers(len(position.legal_moves)))]
             )
-        seen: list[tuple[np.ndarray, int]] = []
-        while not position.is_over:
-            seen.append((connect4_inputs(position.state), position.to_move))
+            moves += 1
+        seen: list[tuple[np.ndarray, np.ndarray]] = []
+        while not position.is_over and moves < spec.move_limit:
+            state = np.array(position.state)
+            seen.append((code.encode(state, params), state))
             position = position.play(agent.choose(position).move)
-        returns = position.returns
-        for x, mover in seen:
+            moves += 1
+        returns = final_returns(position)
+        for x, state in seen:
             xs.append(x)
-            ys.append(float(np.sign(returns[mover])))
+            ys.append(code.target(returns, state, params))
             ids.append(g)
-    width = len(xs[0]) if xs else 0
-    return {
-        "x": np.array(xs, dtype=np.float64).reshape(len(xs), width),
-        "y": np.array(ys),
-        "game": np.array(ids),
-    }
+    width, outputs = code.inputs(spec.params), code.outputs(spec.params)
+    y = np.array(ys, dtype=np.float64)
+    if outputs > 1:
+        y = y.reshape(len(ys), outputs)
+    return {"x": np.array(xs, dtype=np.float64).reshape(len(xs), width), "y": y,
+            "game": np.array(ids)}  # fmt: skip
+
+
+def seatings(game: str, players: int) -> list[Any]:
+    """The games self-play seats in turn: every seating of ``players`` of the colours
+    where the game seats some of them (Chameleon Chess, Rolit: a network then knows
+    every seating, as sessions play them all), else the game itself."""
+    if game_entry(game).seats is None:
+        return [seated_game(game, players)]
+    seated_game(game, players)  # a count the game seats, or ValueError naming them
+    colours = get_game(game).info.n_players
+    return [
+        seating_game(game, {}, [0 if c in chosen else None for c in range(colours)])
+        for chosen in combinations(range(colours), players)
+    ]
 
 
 def _split(spec: NetSpec, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -170,9 +233,11 @@ def _regressor(spec: NetSpec) -> Any:
 
 
 def _to_net(spec: NetSpec, model: Any, epochs: int) -> ValueNet:
-    meta = {"spec": asdict(spec), "epochs": epochs, "version": __version__}
-    return ValueNet(spec.game, dict(get_game(spec.game).params), model.coefs_[0],
-                    model.intercepts_[0], model.coefs_[1][:, 0], float(model.intercepts_[1][0]),
+    meta = {"spec": spec.to_dict(), "epochs": epochs, "version": __version__}
+    w2, b2 = model.coefs_[1], model.intercepts_[1]
+    if encoding(spec.game).outputs(spec.params) == 1:
+        w2, b2 = w2[:, 0], float(b2[0])
+    return ValueNet(spec.game, spec.params, model.coefs_[0], model.intercepts_[0], w2, b2,
                     spec.activation, meta)  # fmt: skip
 
 
@@ -201,7 +266,7 @@ def train_net(
         return finished
     data = _positions(spec, base, progress)
     train, held = _split(spec, data)
-    guess = float(np.mean(data["y"][train]))  # the best constant: what the net must beat
+    guess = np.mean(data["y"][train], axis=0)  # the best constant: what the net must beat
     baseline = float(np.mean((data["y"][held] - guess) ** 2))
     model, rows, best = _resume(spec, base)
     model.set_params(batch_size=min(spec.minibatch, int(train.sum())))  # small runs: all
@@ -224,7 +289,7 @@ def train_net(
             if best is None or rows[-1]["holdout_mse"] < min(r["holdout_mse"] for r in rows[:-1]):
                 best = net  # early stopping: the epoch the held-out games liked best
             if base is not None:
-                state = pickle.dumps({"kind": CHECKPOINT_KIND, "spec": asdict(spec),
+                state = pickle.dumps({"kind": CHECKPOINT_KIND, "spec": spec.to_dict(),
                                       "model": model, "rows": rows, "best": best})  # fmt: skip
                 atomic_write(base.with_suffix(".ckpt"), lambda tmp, s=state: tmp.write_bytes(s))
             bar.update(1)
@@ -247,9 +312,9 @@ def _finished(spec: NetSpec, base: Path | None) -> tuple[ValueNet, pd.DataFrame]
     path = base.with_suffix(".npz") if base is not None else None
     if path is None or not path.exists():
         return None
-    net = load_net(path, game=spec.game, players=2)
+    net = load_net(path, game=spec.game, players=spec.players)
     rows = net.meta.get("curve") or []
-    if net.meta.get("spec") != asdict(spec) or len(rows) != spec.epochs:
+    if net.meta.get("spec") != spec.to_dict() or len(rows) != spec.epochs:
         return None
     return replace(net, meta={k: v for k, v in net.meta.items() if k != "curve"}), _curve(
         rows, net.meta["epochs"]
@@ -287,7 +352,7 @@ def _resume(spec: NetSpec, base: Path | None) -> tuple[Any, list[dict[str, Any]]
     if path is None or not path.exists():
         return _regressor(spec), [], None
     state = pickle.loads(path.read_bytes())  # our own checkpoint, named by fingerprint
-    if state.get("kind") != CHECKPOINT_KIND or state.get("spec") != asdict(spec):
+    if state.get("kind") != CHECKPOINT_KIND or state.get("spec") != spec.to_dict():
         raise ValueError(f"{path} is the checkpoint of another training run")
     return state["model"], list(state["rows"]), state["best"]
 
@@ -311,23 +376,28 @@ def net_sentences(net: ValueNet, curve: pd.DataFrame) -> str:
 
 def plot_net_curve(curve: pd.DataFrame) -> Any:
     """The training curve: squared error per epoch on the training and the held-out
-    positions, with the held-out error of the best constant guess."""
+    positions, with the held-out error of the best constant guess; one panel per
+    ``setting`` where the table has that column (:func:`~.learning.train_nets`)."""
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.0, 3.6))
+    parts = list(curve.groupby("setting", sort=False)) if "setting" in curve else [("", curve)]
+    fig, axes = plt.subplots(1, len(parts), figsize=(6.0 if len(parts) == 1 else 4.2 * len(parts),
+                                                     3.6), squeeze=False)  # fmt: skip
     colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    ax.plot(curve["epoch"], curve["train_mse"], marker="o", color=colours[0], label="training")
-    ax.plot(curve["epoch"], curve["holdout_mse"], marker="s", color=colours[1],
-            label="held-out games")  # fmt: skip
-    ax.axhline(curve["holdout_constant_mse"].iloc[0], color="0.5", linestyle="--",
-               linewidth=0.9, label="held-out, best constant")  # fmt: skip
-    kept = curve[curve["kept"]]
-    ax.plot(kept["epoch"], kept["holdout_mse"], marker="*", markersize=12, linestyle="none",
-            color=colours[2], label="kept (lowest held-out)")  # fmt: skip
-    ax.set_xlabel("epoch")
-    ax.set_ylabel("mean squared error of the result")
-    ax.set_ylim(bottom=0)
-    ax.legend(fontsize=8)
-    ax.set_title("Value network: error by epoch (results 1, 0, -1)", fontsize=10)
+    for ax, (label, part) in zip(axes[0], parts, strict=True):
+        ax.plot(part["epoch"], part["train_mse"], marker="o", color=colours[0], label="training")
+        ax.plot(part["epoch"], part["holdout_mse"], marker="s", color=colours[1],
+                label="held-out games")  # fmt: skip
+        ax.axhline(part["holdout_constant_mse"].iloc[0], color="0.5", linestyle="--",
+                   linewidth=0.9, label="held-out, best constant")  # fmt: skip
+        kept = part[part["kept"]]
+        ax.plot(kept["epoch"], kept["holdout_mse"], marker="*", markersize=12, linestyle="none",
+                color=colours[2], label="kept (lowest held-out)")  # fmt: skip
+        ax.set_xlabel("epoch")
+        ax.set_ylim(bottom=0)
+        ax.set_title(f"Value network{f' ({label})' if label else ''}: error by epoch",
+                     fontsize=10)  # fmt: skip
+    axes[0][0].set_ylabel("mean squared error of the label")
+    axes[0][0].legend(fontsize=8)
     fig.tight_layout()
     return fig

@@ -35,7 +35,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from ..bench.heuristics import print_heuristics
 
         print_heuristics(args.game, args.heuristics, depth=args.depth, time_ms=args.time_ms,
-                         count=args.positions)  # fmt: skip
+                         count=args.positions, algorithm=args.algorithm,
+                         players=args.players)  # fmt: skip
     elif args.what == "mcts":
         from ..bench.mcts import print_mcts
 
@@ -162,12 +163,23 @@ def _add_study_parsers(bench_sub: argparse._SubParsersAction) -> None:
     the depths reached in time budgets."""
     heur = bench_sub.add_parser(
         "heuristics",
-        help="alpha-beta's nodes/s at a depth and depth reached in a time budget per "
+        help="a search's nodes/s at a depth and depth reached in a time budget per "
         "heuristic (a learned one's cost beside the hand-made)",
     )
     heur.add_argument("heuristics", nargs="+", metavar="HEURISTIC",
                       help="names, such as weighted_lines net:model.npz")  # fmt: skip
-    heur.add_argument("--game", default="connect4", help="a two-player game (connect4)")
+    heur.add_argument("--game", default="connect4", help="the game (connect4)")
+    heur.add_argument(
+        "--players",
+        type=_positive,
+        default=None,
+        help="players seated, where the game seats a choice (chameleon: 2-4)",
+    )
+    heur.add_argument(
+        "--algorithm",
+        default="alphabeta",
+        help="the search (alphabeta; paranoid, maxn, brs for more players)",
+    )
     heur.add_argument("--depth", type=_positive, default=6, help="the fixed depth (6)")
     heur.add_argument("--time-ms", type=_positive_real, default=10.0,
                       help="the time budget a search (10)")  # fmt: skip

@@ -47,7 +47,8 @@ def cmd_learn_net(args: argparse.Namespace) -> int:
     spec = NetSpec(
         game=args.game, games=args.games, depth=args.depth, heuristic=args.heuristic,
         random_move=args.random_move, opening_plies=args.opening_plies, hidden=args.hidden,
-        epochs=args.epochs, seed=args.seed,
+        epochs=args.epochs, seed=args.seed, players=args.players, algorithm=args.algorithm,
+        move_limit=args.move_limit,
     )  # fmt: skip
     net, curve = train_net(spec, args.folder, progress=not args.quiet)
     print(curve.to_string(index=False, float_format="{:.4g}".format))
@@ -98,18 +99,27 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     net = sub.add_parser(
         "learn-net",
         help="learn a value network (one hidden layer) from self-play games",
-        description="Alpha-beta plays both sides with a heuristic and a share of random "
-        "moves; every position is labelled by the game's result for the player to move, "
-        "and scikit-learn fits a perceptron with one hidden layer to them. Prints the "
-        "error per epoch (training, held-out games, the best constant guess) and, last, "
-        "the heuristic's name (net:PATH of the saved model), which agents and session "
-        "files take like any heuristic's. The folder keeps the positions and every "
-        "epoch: a second call with the same parameters resumes. Connect Four only.",
+        description="A search (alpha-beta for two players, a multi-player one such as "
+        "paranoid for more) plays every seat with a heuristic and a share of random "
+        "moves; every position is labelled by the game's result (for two players the "
+        "mover's, for more each player's share of it), and scikit-learn fits a "
+        "perceptron with one hidden layer to them. Prints the error per epoch (training, "
+        "held-out games, the best constant guess) and, last, the heuristic's name "
+        "(net:PATH of the saved model), which agents and session files take like any "
+        "heuristic's. The folder keeps the positions and every epoch: a second call with "
+        "the same parameters resumes. Connect Four and Chameleon Chess (every seating of "
+        "the player count in turn).",
     )
-    net.add_argument("--game", default="connect4", help="connect4 (the game it encodes)")
+    net.add_argument("--game", default="connect4", help="connect4 (default) or chameleon")
+    net.add_argument("--players", type=int, default=2,
+                     help="players (2; chameleon seats 2 to 4)")  # fmt: skip
+    net.add_argument("--algorithm", default="alphabeta",
+                     help="self-play's search (alphabeta; paranoid, maxn, brs, ...)")  # fmt: skip
+    net.add_argument("--move-limit", type=_positive, default=100,
+                     help="moves after which a game stops, as in a session (100)")  # fmt: skip
     net.add_argument("--folder", required=True, help="where the positions, epochs and model go")
     net.add_argument("--games", type=_positive, default=200, help="self-play games (200)")
-    net.add_argument("--depth", type=_positive, default=2, help="alpha-beta's depth (2)")
+    net.add_argument("--depth", type=_positive, default=2, help="the search's depth (2)")
     net.add_argument("--heuristic", help="the self-play games' heuristic (the game's default)")
     net.add_argument("--random-move", type=float, default=0.1,
                      help="the share of random moves, 0 to 1 (0.1)")  # fmt: skip

@@ -256,6 +256,7 @@ class Session:
     def resolved_agents(self) -> dict[str, dict[str, Any]]:
         """Each agent's full parameters (session budget filled in), checked by building it."""
         out = {}
+        played = self.played_games()
         for name, params in self.agents.items():
             merged = dict(params)
             own = merged.get("kind") is None  # other libraries' agents have budgets of their own
@@ -273,8 +274,9 @@ class Session:
             check_node_budget(merged.get("nodes"), f"agent {name!r}: nodes")
             try:
                 agent = agent_from_params(merged)
-                if isinstance(agent, Agent):  # its heuristic can score the session's board
-                    agent.heuristic_entry.check_fits(self.game_spec())
+                if isinstance(agent, Agent):  # its heuristic can score the session's boards
+                    for game in played:
+                        agent.heuristic_entry.check_fits(game)
                 out[name] = agent.params()
             except (TypeError, ValueError) as exc:
                 raise ValueError(f"agent {name!r}: {exc}") from None
@@ -283,6 +285,18 @@ class Session:
     def game_spec(self) -> Game:
         """The session's game with its parameters (Chameleon Chess: all four colours)."""
         return get_game(self.game, **self.game_params)
+
+    def played_games(self) -> list[Game]:
+        """The games the session plays: where the game seats a choice of its colours
+        (Chameleon Chess, Rolit), one per set of colours its seatings occupy; else the
+        session's game."""
+        if game_entry(self.game).seats is None:
+            return [self.game_spec()]
+        games: dict[str, Game] = {}
+        for seating in self.seating_list():
+            game = seating_game(self.game, self.game_params, seating)
+            games.setdefault(json.dumps(game.params, sort_keys=True), game)
+        return list(games.values())
 
     @property
     def seat_names(self) -> tuple[str, ...]:
