@@ -57,6 +57,16 @@ def cmd_learn_net(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_self_play(parser: argparse.ArgumentParser) -> None:
+    """The options of self-play both learners share: players, search, move limit."""
+    parser.add_argument("--players", type=int, default=2,
+                        help="players (2; chameleon seats 2 to 4)")  # fmt: skip
+    parser.add_argument("--algorithm", default="alphabeta",
+                        help="self-play's search (alphabeta; paranoid, maxn, brs)")  # fmt: skip
+    parser.add_argument("--move-limit", type=_positive, default=100,
+                        help="moves after which a game stops, as in a session (100)")  # fmt: skip
+
+
 def add_parsers(sub: argparse._SubParsersAction) -> None:
     """Register ``learn`` and ``learn-net``."""
     learn = sub.add_parser(
@@ -73,12 +83,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     )
     learn.add_argument("--game", default="connect4",
                        help="connect4 (default), othello or chameleon")  # fmt: skip
-    learn.add_argument("--players", type=int, default=2,
-                       help="players (2; chameleon seats 2 to 4)")  # fmt: skip
-    learn.add_argument("--algorithm", default="alphabeta",
-                       help="self-play's search (alphabeta; paranoid, maxn, brs, ...)")  # fmt: skip
-    learn.add_argument("--move-limit", type=_positive, default=100,
-                       help="moves after which a game stops, as in a session (100)")  # fmt: skip
+    _add_self_play(learn)
     learn.add_argument("--features", nargs="+", metavar="F", help="default: all the game's")
     learn.add_argument("--start", nargs="+", type=float, metavar="W",
                        help="start weights, one per feature (default: all 1)")  # fmt: skip
@@ -111,12 +116,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
         "the player count in turn).",
     )
     net.add_argument("--game", default="connect4", help="connect4 (default) or chameleon")
-    net.add_argument("--players", type=int, default=2,
-                     help="players (2; chameleon seats 2 to 4)")  # fmt: skip
-    net.add_argument("--algorithm", default="alphabeta",
-                     help="self-play's search (alphabeta; paranoid, maxn, brs, ...)")  # fmt: skip
-    net.add_argument("--move-limit", type=_positive, default=100,
-                     help="moves after which a game stops, as in a session (100)")  # fmt: skip
+    _add_self_play(net)
     net.add_argument("--folder", required=True, help="where the positions, epochs and model go")
     net.add_argument("--games", type=_positive, default=200, help="self-play games (200)")
     net.add_argument("--depth", type=_positive, default=2, help="the search's depth (2)")
