@@ -63,7 +63,7 @@ EXACT = {
     "budget_verdicts_improved": ["source", "text", "agent", "rival", "players", "budget_ms",
                                  "sprt", "sprt_blocks", "blocks", "games", "verdict"],
     "learning_curve": ["games", "heuristic"],
-    "learning_net_curve": ["epoch", "positions", "holdout_positions", "kept"],
+    "learning_net_curve": ["setting", "epoch", "positions", "holdout_positions", "kept"],
     "learning_accuracy": ["heuristic", "won", "drawn", "lost"],
     "learning_accuracy_versus": ["figure", "heuristic", "baseline", "verdict"],
     "learning_verdicts": ["source", "text", "agent", "rival", "players", "budget", "sprt",
