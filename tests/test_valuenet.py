@@ -154,8 +154,16 @@ def test_the_same_parameters_give_the_same_network(trained):
 
 
 def test_a_saved_model_round_trips_and_names_itself(trained, tmp_path):
+    import os
+
     net, _, _ = trained
-    path = net.save(tmp_path / "m.npz")
+    mask = os.umask(0o022)
+    try:
+        path = net.save(tmp_path / "m.npz")
+    finally:
+        os.umask(mask)
+    assert path.stat().st_mode & 0o777 == 0o644  # as any file written here (was 0o600)
+    assert [f.name for f in tmp_path.iterdir()] == ["m.npz"]  # no temporary file left
     back = load_net(path)
     assert back.digest == net.digest and back.meta["epochs"] == 3
     name = f"net:{path}"

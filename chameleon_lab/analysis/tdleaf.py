@@ -245,6 +245,20 @@ def final_returns(position: Any) -> tuple[float, ...]:
     return tuple(1.0 if p in alive else -1.0 for p in range(MAX_PLAYERS))
 
 
+def self_play_search(game: str, players: int, algorithm: str) -> str:
+    """The registry name of ``algorithm`` for self-play of ``game`` seating ``players``:
+    ``ValueError`` naming what is wrong for an unknown game, player count or search,
+    and for a two-player search where more players (or a game not zero-sum) play."""
+    info = seated_game(game, players).info  # a known game and count
+    entry = get_algorithm(algorithm)  # a known search, or ValueError naming them
+    if entry.two_player and not (info.n_players == 2 and info.zero_sum):
+        raise ValueError(
+            f"{entry.name} searches two-player zero-sum games; {game} with {players} "
+            "players is not one (take paranoid, maxn or brs)"
+        )
+    return entry.name
+
+
 def seated_game(name: str, players: int) -> Any:
     """The game ``name`` with its first ``players`` seats taken (Chameleon Chess and
     Rolit seat two to four of four colours); ``ValueError`` naming the counts it seats."""
@@ -287,14 +301,9 @@ class TDLeafSpec:
     move_limit: int = ORIGINAL_MOVE_LIMIT
 
     def __post_init__(self) -> None:
-        info = seated_game(self.game, self.players).info  # a known game and count
-        entry = get_algorithm(self.algorithm)  # a known search, or ValueError naming them
-        if entry.two_player and not (info.n_players == 2 and info.zero_sum):
-            raise ValueError(
-                f"{entry.name} searches two-player zero-sum games; {self.game} with "
-                f"{self.players} players is not one (take paranoid, maxn or brs)"
-            )
-        object.__setattr__(self, "algorithm", entry.name)
+        object.__setattr__(
+            self, "algorithm", self_play_search(self.game, self.players, self.algorithm)
+        )
         features = check_features(self.game, self.features or features_of(self.game))
         start = tuple(float(w) for w in (self.start or [1.0] * len(features)))
         if len(start) != len(features) or min(start) < 0 or not any(start):

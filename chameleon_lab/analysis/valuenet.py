@@ -44,10 +44,9 @@ from ..files import atomic_write
 from ..games.chameleon import ORIGINAL_MOVE_LIMIT
 from ..games.registry import game_entry, get_game
 from ..games.valuenet import ACTIVATIONS, ValueNet, encoding, load_net
-from ..search.registry import get_algorithm
 from ..tournament.designs import seating_game
 from ..version import __version__
-from .tdleaf import final_returns, seated_game
+from .tdleaf import final_returns, seated_game, self_play_search
 
 #: What a checkpoint says it is.
 CHECKPOINT_KIND = "chameleon_lab.valuenet.training"
@@ -97,14 +96,9 @@ class NetSpec:
         built = get_game(self.game)
         encoding(built.name)  # a game with an encoding, or ValueError naming them
         object.__setattr__(self, "game", built.name)
-        info = seated_game(self.game, self.players).info  # a known count, or ValueError
-        entry = get_algorithm(self.algorithm)  # a known search, or ValueError naming them
-        if entry.two_player and not (info.n_players == 2 and info.zero_sum):
-            raise ValueError(
-                f"{entry.name} searches two-player zero-sum games; {self.game} with "
-                f"{self.players} players is not one (take paranoid, maxn or brs)"
-            )
-        object.__setattr__(self, "algorithm", entry.name)
+        object.__setattr__(
+            self, "algorithm", self_play_search(self.game, self.players, self.algorithm)
+        )
         if self.heuristic is None:
             object.__setattr__(self, "heuristic", built.heuristics.default)
         built.heuristics.get(self.heuristic)  # a known heuristic, or ValueError naming them

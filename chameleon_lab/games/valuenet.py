@@ -42,8 +42,6 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import os
-import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -52,6 +50,7 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from ..files import atomic_write
 from .chameleon import valuenet as CV
 from .connect4 import kernel as C4
 from .heuristics import Heuristic
@@ -272,12 +271,7 @@ class ValueNet:
         buffer = io.BytesIO()
         np.savez(buffer, head=np.array(json.dumps(head)), w1=self.w1, b1=self.b1,
                  w2=self.w2, b2=np.array(self.b2))  # fmt: skip
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-        with os.fdopen(fd, "wb") as f:
-            f.write(buffer.getvalue())
-        os.replace(tmp, path)
-        return path
+        return atomic_write(path, lambda tmp: tmp.write_bytes(buffer.getvalue()))
 
 
 def load_net(path: str | Path, game: str | None = None, players: int | None = None) -> ValueNet:
