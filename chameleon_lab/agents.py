@@ -44,10 +44,10 @@ from .games.registry import Game, get_game
 from .search.api import (
     algorithm_budget,
     check_algorithm,
+    check_bound,
     check_emulated_game,
     check_flavour,
     check_node_rate,
-    deep_search,
     improved_search,
     search,
 )
@@ -237,13 +237,7 @@ class Agent:
             raise ValueError(f"normalize must be True, False or None, got {self.normalize!r}")
         self.normalize = bool(self.normalize)
         if self.flavour == "improved" and spec.driver is None:  # checks max_sum up front
-            deep_search(
-                runs,
-                game=self.game,
-                heuristic=self._heuristic.function,
-                normalize=self.normalize,
-                max_sum=resolved.get("max_sum"),
-            )
+            check_bound(runs, self.normalize, resolved.get("max_sum"))
         if isinstance(self.seed, bool) or not isinstance(self.seed, (int, np.integer)):
             raise ValueError(f"seed must be a whole number, got {self.seed!r}")
         p = self.random_move_probability

@@ -164,6 +164,27 @@ def algorithm_budget(
     return Budget(depth, time_ms, nodes, iterations)
 
 
+def check_bound(
+    algorithm: str, normalize: bool | None, max_sum: float | None
+) -> tuple[bool, float]:
+    """``algorithm``'s normalisation and bound on the sum of the scores, resolved
+    (``max_sum`` 1 where normalised): ``ValueError`` where MaxN-IS or speculative MaxN
+    runs without normalisation and without ``max_sum``, or ``max_sum`` is out of range."""
+    algorithm = check_algorithm(algorithm)
+    if normalize is None:
+        normalize = get_algorithm(algorithm).normalize
+    if max_sum is None:
+        spec = get_algorithm(algorithm)
+        if "max_sum" in spec.options and not normalize:
+            raise ValueError(
+                f"{spec.title} without normalisation needs max_sum: an upper bound of the "
+                "sum of the heuristic's (non-negative) scores; or use normalize=True"
+            )
+        max_sum = 1.0
+    BoundOptions(max_sum=max_sum)  # checked where the bound's options are
+    return bool(normalize), max_sum
+
+
 def deep_search(
     algorithm: str,
     *,
@@ -179,17 +200,7 @@ def deep_search(
     own bound must be given.
     """
     algorithm = check_algorithm(algorithm)
-    if normalize is None:
-        normalize = get_algorithm(algorithm).normalize
-    if max_sum is None:
-        spec = get_algorithm(algorithm)
-        if "max_sum" in spec.options and not normalize:
-            raise ValueError(
-                f"{spec.title} without normalisation needs max_sum: an upper bound of the "
-                "sum of the heuristic's (non-negative) scores; or use normalize=True"
-            )
-        max_sum = 1.0
-    BoundOptions(max_sum=max_sum)  # checked where the bound's options are
+    normalize, max_sum = check_bound(algorithm, normalize, max_sum)
     game = resolve_game(None, game)
     evaluate = leaf_evaluator(game, heuristic)
     return DeepSearch(algorithm, ops_of(game), evaluate, bool(normalize), max_sum)

@@ -177,8 +177,7 @@ def leaf_evaluator(game: Game | GameOps, heuristic: str | Callable | None) -> Ca
     take a function."""
     if isinstance(game, Game):
         item = game.heuristics.get(heuristic)
-        if not callable(heuristic):  # a trained model meets a board of its own size; a
-            item.check_fits(game)  # function's caller checks (an agent: every position)
+        item.check_fits(game)  # a trained model meets a board of its own size
         fn = item.function
         return leaf_function(game.ops, fn, game.info.players, game.info.min_utility)
     if isinstance(heuristic, str) or heuristic is None:
