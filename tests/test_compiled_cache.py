@@ -16,8 +16,11 @@ import sys
 import textwrap
 from pathlib import Path
 
+import numpy as np
+
 import chameleon_lab
 from chameleon_lab import compiled_cache
+from chameleon_lab.games import get_game
 from chameleon_lab.games.mnk import kernel
 
 CALLEE = """
@@ -285,3 +288,39 @@ def test_numbas_private_cache_api_is_there_or_the_copies_are_not_cached(monkeypa
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # warned once, not at every copy
         assert S.specialise(add, {"OFFSET": 5})(np.int64(4)) == 9
+
+
+def _column_net(column: int):
+    """A Connect Four network (one hidden unit) under which the player to move likes
+    the board less where the other player has a stone in ``column`` (0-based): at depth
+    1 from the empty board the best move is that column, the only such move."""
+    from chameleon_lab.games.valuenet import ValueNet
+
+    width, height = 7, 6
+    w1 = np.zeros((2 * width * height, 1))
+    w1[width * height + column * height : width * height + (column + 1) * height, 0] = -0.5
+    return ValueNet("connect4", {"width": width, "height": height}, w1, np.array([0.5]),
+                    np.array([1.0]), 0.0, "relu", {})  # fmt: skip
+
+
+def test_searches_bound_to_heuristics_no_tag_names_never_share_compiled_code():
+    """Two value networks (functions the tags cannot name, as a researcher's own) each
+    bound into the same search: the leaf that binds a network is a copy without a tag,
+    and the search binding that leaf must not be tagged by the leaf's module and name,
+    which every such leaf shares. Found 2026-12-07: the second network's search was
+    loaded from the disk entry of the first's and played the first network's moves.
+    Truth: each network's depth-1 choice from the empty board is its own column."""
+    from chameleon_lab.games.specialise import _stable_name
+    from chameleon_lab.games.valuenet import net_heuristic
+    from chameleon_lab.search.api import search
+    from chameleon_lab.search.core import leaf_function
+
+    start = get_game("connect4").start()
+    for column in (0, 6, 3):
+        name = net_heuristic(_column_net(column)).name
+        result = search(start, "alphabeta", depth=1, heuristic=name)
+        assert start.move_text(result.moves[result.index]) == str(column + 1), column
+    ops = get_game("connect4").ops
+    leaf = leaf_function(ops, net_heuristic(_column_net(2)).function, (0, 1), -1.0)
+    assert leaf is not net_heuristic(_column_net(2)).function  # a copy binding the net
+    assert _stable_name(leaf) is None

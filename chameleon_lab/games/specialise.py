@@ -23,7 +23,11 @@ its module and name, a copy by its tag, a constant by its value), in index and d
 files of its own (``_BoundCache``). The cache folder is kept per version of the
 package's sources (:mod:`chameleon_lab.compiled_cache`), so a tag never outlives the
 code it names. A copy that binds anything else (a researcher's heuristic written in a
-notebook, whose code the tag cannot name) is compiled in each process, as before.
+notebook, a value network, whose code the tag cannot name) is compiled in each process,
+as before, and so is every copy that binds such a copy (a search binding the leaf that
+binds the network): naming that leaf by its module and name, as a function of the
+package, gave every network's search one tag, and a second network's search ran the
+first's machine code from the disk (found 2026-12-07, ``tests/test_compiled_cache.py``).
 
 Inlining: the games' functions and the searches' small helpers are compiled with
 ``forceinline=True`` (LLVM's ``alwaysinline``): LLVM copies them into their callers in
@@ -172,7 +176,8 @@ def _stable_name(value: Any) -> str | None:
     """What a bound value is, as text that means the same in every process: a copy by
     its tag, a function of this package by its module and qualified name (with the
     values it closes over), a number, text or tuple of them by its value; ``None``
-    for anything else."""
+    for anything else, a copy without a tag among them (its globals are its
+    bindings, which the name does not say)."""
     if isinstance(value, (bool, int, float, str)):
         return f"{type(value).__name__}:{value!r}"
     if isinstance(value, tuple):
@@ -186,6 +191,11 @@ def _stable_name(value: Any) -> str | None:
     fn = getattr(value, "py_func", value)
     module = getattr(fn, "__module__", None) or ""
     if not isinstance(fn, types.FunctionType) or not module.startswith(_PACKAGE):
+        return None
+    if fn.__globals__ is not getattr(sys.modules.get(module), "__dict__", None):
+        # a copy whose bindings could not be named (no tag): its module and name are
+        # every copy's of its template, so naming it so would give copies bound to
+        # other heuristics one tag, and the disk would hand one's code to the other
         return None
     cells = ""
     if fn.__closure__:
