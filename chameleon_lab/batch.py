@@ -203,6 +203,7 @@ PROFILES: dict[str, dict[str, dict[str, Any]]] = {
             "max_blocks": 200,
             "duel_batch": 8,
             "curve_checkpoints": 5,
+            "net_checkpoints": 4,
             "curve_blocks": 16,
         },
     },

@@ -240,3 +240,31 @@ def test_strength_words_say_where_every_block_scored_alike():
     assert "after 100 games +0 [+0, +0] (every block scored alike" in words
     assert "after 200 games +35 [-10, +80];" not in words and "+35 [-10, +80]." in words
     assert words.count("every block scored alike") == 1
+
+
+def test_the_networks_strength_curve_trains_on_the_first_games_and_reads_back(tmp_path):
+    """Two networks: one on the first half of the self-play games, the setting's own
+    on all; each plays weighted_lines in two blocks. The last point is the verdicts'
+    network under their label, so a verdict duel played first is read back."""
+    from chameleon_lab.analysis.learning import net_strength_curve
+    from chameleon_lab.analysis.valuenet import train_net
+    from chameleon_lab.games.valuenet import net_heuristic
+    from chameleon_lab.tournament import records_only
+
+    spec = NetSpec(games=10, epochs=2, hidden=4, seed=1, heuristic="weighted_lines")
+    plan = DuelPlan(max_blocks=2, batch=2, workers=1, progress=False)
+    run = {"budget": {"depth": 1}, "plan": plan, "opening_plies": 2, "seed": 0}
+    whole = net_heuristic(train_net(spec, tmp_path, progress=False)[0]).name
+    setting = Setting("connect4", TDLeafSpec(game="connect4"), "weighted_lines")
+    duel_rows([setting], {"connect4": {"net": whole}}, [run["budget"]], tmp_path,
+              plan=plan, opening_plies=2, seed=0)  # fmt: skip
+    with records_only():  # all of the games: nothing to train or play again
+        (last,) = net_strength_curve({"c4": spec}, tmp_path, checkpoints=1, **run).itertuples()
+    assert (last.heuristic, last.games, last.trained_on, last.blocks) == (whole, 10, 8, 2)
+    table = net_strength_curve({"c4": spec}, tmp_path, checkpoints=2, **run, progress=False)
+    assert list(table["games"]) == [5, 10] and list(table["played"]) == [4, 4]
+    assert table["heuristic"].iloc[0] != whole and table["heuristic"].iloc[1] == whole
+    assert list(table["opponent"]) == ["weighted_lines"] * 2
+    assert (table["holdout_mse"] > 0).all()
+    assert (table["elo_low"] <= table["elo"]).all() and (table["elo"] <= table["elo_high"]).all()
+    assert len(list(tmp_path.glob("duel-net5-*.jsonl"))) == 1

@@ -140,6 +140,7 @@ PROMISED = {
             "learning_accuracy",
             "learning_accuracy_versus",
             "learning_verdicts",
+            "learning_net_strength",
         ],
     ),
     "12_the_papers_games": (

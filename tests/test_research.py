@@ -70,6 +70,8 @@ EXACT = {
                           "sprt_blocks", "blocks", "games", "verdict"],
     "learning_strength": ["setting", "games", "checkpoint", "heuristic", "opponent", "blocks",
                           "played"],
+    "learning_net_strength": ["setting", "games", "trained_on", "heuristic", "opponent",
+                              "blocks", "played"],
     "papers_findings": ["game", "source", "text", "found", "players", "budget", "verdict",
                         "ours", "sprt", "blocks", "games"],
 }  # fmt: skip
@@ -94,6 +96,7 @@ CLOSE = {
     "learning_accuracy_versus": ["difference", "low", "high", "level"],
     "learning_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
     "learning_strength": ["elo", "elo_low", "elo_high"],
+    "learning_net_strength": ["holdout_mse", "elo", "elo_low", "elo_high"],
     "papers_findings": ["elo", "elo_low", "elo_high", "p_holm", "detectable_elo", "play_seconds"],
 }  # fmt: skip
 

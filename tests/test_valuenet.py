@@ -301,3 +301,42 @@ def test_the_cli_refuses_a_bad_net_run_with_status_2(tmp_path, capsys):
     assert "othello has no value-network encoding" in capsys.readouterr().err
     assert main(["learn-net", "--folder", str(tmp_path), "--random-move", "2", "--quiet"]) == 2
     assert "random_move out of range" in capsys.readouterr().err
+
+
+def test_fewer_training_games_keep_the_held_out_games_and_the_positions():
+    """A point of the strength curve: only games numbered below ``train_games`` train,
+    the held-out games are those of the whole run (so the errors compare), and the
+    self-play positions are shared with it (one fingerprint for the games)."""
+    from chameleon_lab.analysis.valuenet import _split, training_games
+
+    whole = NetSpec(games=20, epochs=1, hidden=4, seed=7)
+    part = NetSpec(games=20, epochs=1, hidden=4, seed=7, train_games=9)
+    data = {"game": np.repeat(np.arange(20), 3)}  # three positions a game
+    train, held = _split(whole, data)
+    part_train, part_held = _split(part, data)
+    assert (part_held == held).all() and held.sum() == 3 * 4  # a fifth of 20 games
+    assert not (part_train & ~train).any()  # the whole run's training games, fewer
+    trained = set(data["game"][part_train])
+    assert trained == {g for g in range(9) if g not in set(data["game"][held])}
+    assert training_games(part) == len(trained) and training_games(whole) == 16
+    assert part.games_fingerprint == whole.games_fingerprint
+    assert part.fingerprint != whole.fingerprint
+    # the field is left out of the fingerprint at its default: older runs keep their files
+    assert "train_games" not in whole.to_dict() and part.to_dict()["train_games"] == 9
+
+
+@pytest.mark.parametrize(
+    ("train_games", "message"),
+    [(0, "train_games"), (31, "at most games"), (1.5, "train_games")],
+)
+def test_bad_training_game_counts_are_named(train_games, message):
+    with pytest.raises(ValueError, match=message):
+        NetSpec(games=30, train_games=train_games)
+
+
+def test_a_count_whose_games_are_all_held_out_is_refused():
+    from chameleon_lab.analysis.valuenet import _split, held_games
+
+    seed = next(s for s in range(100) if 0 in held_games(NetSpec(games=10, seed=s)))
+    with pytest.raises(ValueError, match="leaves no game to train on"):
+        _split(NetSpec(games=10, seed=seed, train_games=1), {"game": np.arange(10)})

@@ -32,13 +32,13 @@ from ..checks import whole_number
 from ..games.heuristic_check import sample_positions
 from ..games.protocol import MAX_PLAYERS
 from ..games.registry import get_game
-from ..games.valuenet import ValueNet, encoding
+from ..games.valuenet import ValueNet, encoding, net_heuristic
 from ..games.weighted import weighted_heuristic
 from .accuracy import accuracy, compare, solved_positions
 from .headtohead import DuelPlan, block_estimate
 from .tdleaf import TDLeafSpec, seated_game, train
 from .tuning import decide
-from .valuenet import NetSpec, train_net
+from .valuenet import NetSpec, train_net, training_games
 
 #: Each learnable game's setting: what :func:`settings` starts from.
 DEFAULTS: dict[str, dict[str, Any]] = {
@@ -408,6 +408,46 @@ def strength_curve(
             scores = np.asarray(duel["scores"].iloc[0], dtype=float)
             elo, low, high = block_estimate(scores, seed)
             rows.append({**row, "blocks": len(scores), "played": len(t.games), "elo": elo,
+                         "elo_low": low, "elo_high": high})  # fmt: skip
+    return pd.DataFrame(rows)
+
+
+def net_strength_curve(
+    specs: Mapping[str, NetSpec], records: str | Path, *, checkpoints: int,
+    budget: Mapping[str, Any], plan: DuelPlan, opening_plies: int, seed: int,
+    progress: bool = True,
+) -> pd.DataFrame:  # fmt: skip
+    """Each value network's strength against how many self-play games trained it: per
+    setting (label -> :class:`~.valuenet.NetSpec`) ``checkpoints`` networks trained on
+    the games numbered below evenly spaced counts up to all of them (``train_games``;
+    the same held-out games measure each), each against the games' heuristic, the
+    setting's opponent, at ``budget`` in ``plan.max_blocks`` balanced blocks: a fixed
+    sample, so an estimate with its 95 % bootstrap interval over blocks
+    (:func:`~.headtohead.block_estimate`), not a test. A row per setting and point:
+    self-play games drawn on, the games that trained (not held out), the network, its
+    held-out error, blocks, games played, the Elo difference and its interval. The
+    last point is the setting's network itself and plays as ``net``, the verdict
+    duels' label, so their games at an equal budget are read back."""
+    whole_number("checkpoints", checkpoints, 1)
+    fixed = dataclasses.replace(plan, batch=plan.max_blocks)
+    rows = []
+    for label, spec in specs.items():
+        counts = sorted({max(1, round(spec.games * (i + 1) / checkpoints))
+                         for i in range(checkpoints)})  # fmt: skip
+        for count in counts:
+            point = spec if count == spec.games else dataclasses.replace(spec, train_games=count)
+            net, curve = train_net(point, records, progress=progress)
+            name = net_heuristic(net).name
+            t, duel = decide(name, spec.heuristic, [budget], records, game=spec.game,
+                             algorithm=spec.algorithm, players=spec.players, plan=fixed,
+                             opening_plies=opening_plies, seed=seed,
+                             label="net" if point is spec else f"net{count}")  # fmt: skip
+            scores = np.asarray(duel["scores"].iloc[0], dtype=float)
+            elo, low, high = block_estimate(scores, seed)
+            rows.append({"setting": label, "games": count, "trained_on": training_games(point),
+                         "heuristic": name, "opponent": spec.heuristic,
+                         "holdout_mse": float(curve.loc[curve["kept"], "holdout_mse"].iloc[0]),
+                         "blocks": len(scores), "played": len(t.games), "elo": elo,
                          "elo_low": low, "elo_high": high})  # fmt: skip
     return pd.DataFrame(rows)
 

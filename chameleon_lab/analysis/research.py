@@ -222,6 +222,7 @@ def recompute_learning(
         contenders,
         duel_rows,
         net_specs,
+        net_strength_curve,
         settings,
         strength_curve,
         train_all,
@@ -242,13 +243,12 @@ def recompute_learning(
             raise ValueError(f"{checkpoint} does not hold {s.label}'s {s.spec.games} games")
     curve, learned = train_all(chosen, records, progress=False)
     tables = {"learning_curve": curve}
-    nets, net_curve = train_nets(
-        net_specs(chosen, games=q.get("net_games", 0), hidden=q["net_hidden"],
-                  epochs=q["net_epochs"], random_move=q["net_random_move"], depth=q["depth"],
-                  opening_plies=q["opening_plies"], seed=q["seed"],
-                  learn=q.get("net_learn", ["connect4"])),  # runs before it: Connect Four
-        records, progress=False,
-    )  # fmt: skip
+    # runs made before net_learn trained Connect Four's network alone
+    specs = net_specs(chosen, games=q.get("net_games", 0), hidden=q["net_hidden"],
+                      epochs=q["net_epochs"], random_move=q["net_random_move"],
+                      depth=q["depth"], opening_plies=q["opening_plies"], seed=q["seed"],
+                      learn=q.get("net_learn", ["connect4"]))  # fmt: skip
+    nets, net_curve = train_nets(specs, records, progress=False)
     if not net_curve.empty:
         tables["learning_net_curve"] = net_curve
     names = {label: net_heuristic(net).name for label, net in nets.items()}
@@ -267,13 +267,19 @@ def recompute_learning(
                          versus_start=q.get("versus_start", False), seed=q["seed"],
                          plan=_plan(q, batch="duel_batch"))  # fmt: skip
     tables["learning_verdicts"] = claim_verdicts(rows, alpha=q["alpha"], seed=q["seed"])
+    plan = dataclasses.replace(_plan(q, batch="duel_batch"), max_blocks=q.get("curve_blocks", 1))
     if q.get("curve_checkpoints"):  # runs before the strength curve have none
-        plan = dataclasses.replace(_plan(q, batch="duel_batch"), max_blocks=q["curve_blocks"])
         with records_only():
             tables["learning_strength"] = strength_curve(
                 chosen, curve, records, checkpoints=q["curve_checkpoints"],
                 budget={"depth": q["depth"]}, plan=plan, opening_plies=q["opening_plies"],
                 seed=q["seed"],
+            )  # fmt: skip
+    if specs and q.get("net_checkpoints"):  # runs before the networks' curve have none
+        with records_only():
+            tables["learning_net_strength"] = net_strength_curve(
+                specs, records, checkpoints=q["net_checkpoints"], budget={"depth": q["depth"]},
+                plan=plan, opening_plies=q["opening_plies"], seed=q["seed"], progress=False,
             )  # fmt: skip
     return tables
 
@@ -536,19 +542,22 @@ def _section_learning(data: Path) -> list[str]:
 
         lines += ["What each side's search reached in the duels' games:", "", "```text",
                   effort_sentences(verdicts), "```", ""]  # fmt: skip
-    strength = data / "learning_strength.csv"
-    if strength.exists():
-        from .learning import strength_sentences
+    for name, what in (("learning_strength", "checkpoints of the weights"),
+                       ("learning_net_strength", "value networks trained on the first of "
+                        "their self-play games")):  # fmt: skip
+        strength = data / f"{name}.csv"
+        if strength.exists():
+            from .learning import strength_sentences
 
-        lines += [
-            "Strength along the training (checkpoints against the opponent at equal depth, "
-            "a fixed number of blocks each: estimates, not tests):",
-            "",
-            "```text",
-            strength_sentences(pd.read_csv(strength)),
-            "```",
-            "",
-        ]
+            lines += [
+                f"Strength along the training ({what} against the opponent at equal depth, "
+                "a fixed number of blocks each: estimates, not tests):",
+                "",
+                "```text",
+                strength_sentences(pd.read_csv(strength)),
+                "```",
+                "",
+            ]
     return lines
 
 

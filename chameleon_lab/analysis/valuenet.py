@@ -59,6 +59,7 @@ LATER_FIELDS: dict[str, Any] = {
     "players": 2,
     "algorithm": "alphabeta",
     "move_limit": ORIGINAL_MOVE_LIMIT,
+    "train_games": None,
 }
 
 
@@ -71,8 +72,9 @@ class NetSpec:
     ``random_move``, stopped after ``move_limit`` moves; a hidden layer of ``hidden``
     units (``activation``), ``epochs`` epochs of Adam (step ``learning_rate``, L2
     penalty ``l2``, minibatches of ``minibatch``), ``holdout`` of the games kept out of
-    training to measure the error; ``seed`` for everything. ``ValueError`` naming a
-    value outside its range."""
+    training to measure the error; ``seed`` for everything; ``train_games`` where only
+    the first games train (a point of :func:`~.learning.net_strength_curve`).
+    ``ValueError`` naming a value outside its range."""
 
     game: str = "connect4"
     games: int = 200
@@ -91,6 +93,9 @@ class NetSpec:
     players: int = 2
     algorithm: str = "alphabeta"
     move_limit: int = ORIGINAL_MOVE_LIMIT
+    #: only the self-play games numbered below this train (the held-out games stay
+    #: those of all ``games``): a point of the strength curve; None: every game
+    train_games: int | None = None
 
     def __post_init__(self) -> None:
         built = get_game(self.game)
@@ -114,6 +119,11 @@ class NetSpec:
         ):
             if isinstance(value, bool) or not np.isfinite(value) or not ok:
                 raise ValueError(f"{name} out of range, got {value!r}")
+        if self.train_games is not None:
+            whole_number("train_games", self.train_games, 1)
+            if self.train_games > self.games:
+                raise ValueError(f"train_games must be at most games ({self.games}), "
+                                 f"got {self.train_games}")  # fmt: skip
         if self.activation not in ACTIVATIONS:
             raise ValueError(
                 f"unknown activation {self.activation!r}; valid: {', '.join(ACTIVATIONS)}"
@@ -209,11 +219,29 @@ def seatings(game: str, players: int) -> list[Any]:
 
 def _split(spec: NetSpec, data: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Masks of the training and the held-out positions: whole games held out (a game's
-    positions are alike), chosen from the seed."""
+    positions are alike), chosen from the seed; with ``train_games`` only the games
+    numbered below it train, against the same held-out games."""
+    out = np.isin(data["game"], held_games(spec))
+    train = ~out
+    if spec.train_games is not None:
+        train &= data["game"] < spec.train_games
+        if not train.any():
+            raise ValueError(f"train_games {spec.train_games} leaves no game to train on "
+                             "(every game below it is held out)")  # fmt: skip
+    return train, out
+
+
+def held_games(spec: NetSpec) -> np.ndarray:
+    """The numbers of the self-play games held out of training (drawn from the seed)."""
     rng = np.random.default_rng([spec.seed, 0x484F4C44])
-    held = rng.permutation(spec.games)[: max(1, round(spec.holdout * spec.games))]
-    out = np.isin(data["game"], held)
-    return ~out, out
+    return rng.permutation(spec.games)[: max(1, round(spec.holdout * spec.games))]
+
+
+def training_games(spec: NetSpec) -> int:
+    """How many self-play games train ``spec``'s network (those not held out, below
+    ``train_games`` where it is given)."""
+    last = spec.games if spec.train_games is None else spec.train_games
+    return last - int(np.sum(held_games(spec) < last))
 
 
 def _regressor(spec: NetSpec) -> Any:
@@ -394,4 +422,20 @@ def plot_net_curve(curve: pd.DataFrame) -> Any:
     axes[0][0].set_ylabel("mean squared error of the label")
     axes[0][0].legend(fontsize=8)
     fig.tight_layout()
+    return fig
+
+
+def plot_net_strength(table: pd.DataFrame) -> Any:
+    """:func:`~.plots.plot_strength_curve` of :func:`~.learning.net_strength_curve`'s
+    rows: each network's Elo difference to the opponent against the self-play games it
+    drew on, with its 95 % bootstrap interval."""
+    from .plots import plot_strength_curve
+
+    fig = plot_strength_curve(table)
+    for ax in fig.axes:
+        legend = ax.get_legend()
+        if legend is not None:  # the points are networks, not checkpoints of weights
+            legend.get_texts()[0].set_text("value network (trained on the first games)")
+    fig.suptitle(fig.get_suptitle().replace("the training", "the self-play games"),
+                 fontsize=10)  # fmt: skip
     return fig
