@@ -23,6 +23,7 @@ from chameleon_lab.analysis.ranking import (
     plackett_luce,
     rank_probabilities,
     ratings,
+    ratings_or_reason,
 )
 from chameleon_lab.tournament.records import Tables, tables
 
@@ -409,6 +410,17 @@ def test_an_agent_that_always_finished_first_has_no_rating():
         plackett_luce(make_tables(games))
     assert "A always finished ahead" in str(err.value)
     assert "more games" in str(err.value)
+
+
+def test_without_an_estimate_the_table_keeps_its_columns_and_says_why():
+    # A always first: no estimate; the table has ratings()'s columns all the same, the
+    # games counted as ratings() counts them (3 each, all against another agent)
+    games = [ordered_game(i, [["A"], [x], [y]]) for i, (x, y) in enumerate(["BC", "CB", "BC"])]
+    rated = ratings_or_reason(make_tables(games), n_boot=0)
+    fine = [ordered_game(i, [[x], [y], [z]]) for i, (x, y, z) in enumerate(["ABC", "BCA", "CAB"])]
+    assert list(rated.columns) == list(ratings_or_reason(make_tables(fine), n_boot=0).columns)
+    assert rated.set_index("agent")["games"].to_dict() == {"A": 3, "B": 3, "C": 3}
+    assert rated["elo"].isna().all() and rated["note"].str.contains("A always finished").all()
 
 
 def test_an_agent_that_never_finished_ahead_and_agents_that_never_met_are_named():

@@ -429,11 +429,18 @@ def rank_probabilities(
 
 def ratings_or_reason(t: Tables, **options: Any) -> pd.DataFrame:
     """:func:`ratings`, or where the estimate does not exist one row per agent with NaN
-    ratings and the reason in ``note`` (empty where there are ratings), so that a study
-    of few games reports why it cannot rate instead of stopping."""
+    ratings, its ``games`` as :func:`ratings` counts them, and the reason in ``note``
+    (empty where there are ratings): the same columns either way, so that a study of
+    few games reports why it cannot rate instead of stopping."""
     try:
         return ratings(t, **options).assign(note="")
     except ValueError as exc:
         agents = sorted(t.seats["agent"].unique())
+        try:
+            top = _top1(t)
+            games = dict(zip(top.agents, top.games.tolist(), strict=True))
+        except ValueError:  # fewer than two agents, or no game ranks two of them
+            games = {}
         empty = dict.fromkeys(["elo", "ci_low", "ci_high", "rank_prob_best"], np.nan)
-        return pd.DataFrame({"agent": agents, **empty, "note": str(exc)})
+        return pd.DataFrame({"agent": agents, **empty, "games": [games.get(a, 0) for a in agents],
+                             "note": str(exc)})  # fmt: skip
