@@ -189,7 +189,8 @@ def test_a_study_plays_its_duels_in_rounds_and_drops_the_decided(monkeypatch):
         return None, SimpleNamespace(decision="H1" if decided else "continue")
 
     monkeypatch.setattr(headtohead, "run_duel", fake_run_duel)
-    headtohead._play_in_rounds(["a", "b", "c"], "unused", DuelPlan(max_blocks=7, batch=2))
+    duels = [(name, "unused") for name in ("a", "b", "c")]
+    headtohead.play_in_rounds(duels, DuelPlan(max_blocks=7, batch=2))
     assert calls == [
         ("a", 2), ("b", 2), ("c", 2),
         ("b", 4), ("c", 4),

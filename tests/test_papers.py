@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
@@ -104,3 +105,36 @@ def test_the_pruning_table_never_counts_more_than_maxn():
     assert (wide["maxnis"] <= wide["maxn"]).all() and (wide["maxnsp"] <= wide["maxn"]).all()
     assert (shares.loc[shares["algorithm"] == "maxn", "share_of_maxn"] == 1.0).all()
     assert set(shares["depth"]) == {1, 2, 3}
+
+
+def test_a_findings_run_brings_every_games_duels_as_far_round_by_round(monkeypatch, tmp_path):
+    """All games' duels share the rounds: every duel of every game is played to a
+    batch's blocks before any is played further, each in its game's folder (before,
+    a run played the first game's duels to their end before the second game's first
+    block, so an interrupted run had nothing of the last game)."""
+    from chameleon_lab.analysis import headtohead, papers
+    from chameleon_lab.analysis.headtohead import DuelPlan
+
+    calls = []
+
+    def fake_run_duel(session, folder, plan):
+        calls.append((session.game, session.name, Path(folder), plan.max_blocks))
+        return None, SimpleNamespace(decision="continue")
+
+    class Played(Exception):
+        pass
+
+    def stop(*args, **kwargs):
+        raise Played
+
+    monkeypatch.setattr(headtohead, "run_duel", fake_run_duel)
+    monkeypatch.setattr(papers, "duel_tables", stop)
+    games = ["rolit", "focus"]
+    with pytest.raises(Played):
+        papers.findings_study(games, [3], [10], tmp_path, plan=DuelPlan(max_blocks=4, batch=2))
+    per_game = {g: len(findings_on(g)) for g in games}
+    caps = [c[3] for c in calls]
+    assert caps == [2] * sum(per_game.values()) + [4] * sum(per_game.values())
+    first_round = calls[: sum(per_game.values())]
+    assert Counter(c[0] for c in first_round) == per_game
+    assert all(folder == tmp_path / game for game, _, folder, _ in calls)

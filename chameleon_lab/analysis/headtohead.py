@@ -18,7 +18,8 @@ of a suite of distinct openings is one *block* of those configurations
   sequential probability ratio test (:class:`~chameleon_lab.analysis.sequential.SPRT`)
   on the block scores accepts H0 or H1, or ``max_blocks`` are played;
 * :func:`duel_study`: every claim at every player count and budget, played in rounds
-  of a batch of blocks each so that a run stopped early leaves every claim as far;
+  of a batch of blocks each so that a run stopped early leaves every claim as far
+  (:func:`play_in_rounds`, which also takes the duels of several games at once);
 * :func:`claim_verdicts`: each claim's Elo difference with a bootstrap interval over
   blocks, a two-sided sign-flip test of "no difference" on the block scores, Holm's
   correction across all claims of the study, a verdict (supported, contradicted,
@@ -250,6 +251,34 @@ def _blocks_recorded(session: Session, path: Path) -> int:
     return blocks
 
 
+#: One duel of a study: the claim, the player count, the budget (ms a move) and the
+#: session that plays it.
+Duel = tuple[Claim, int, float, Session]
+
+
+def duel_sessions(
+    claims: Sequence[Claim],
+    agents: Mapping[str, Mapping[str, Any]],
+    players: Sequence[int],
+    budgets_ms: Sequence[float],
+    *,
+    opening_plies: int = 8,
+    seed: int = 0,
+    game: str = "chameleon",
+    game_params: Mapping[str, Any] | None = None,
+) -> list[Duel]:
+    """Every claim at every player count and budget of ``game`` with ``game_params``,
+    each a :func:`duel_session` (claim-major, then player count, then budget)."""
+    return [
+        (claim, p, b, duel_session(claim.agent, claim.rival, agents, players=p, budget_ms=b,
+                                   opening_plies=opening_plies, seed=seed, game=game,
+                                   game_params=game_params))
+        for claim in claims
+        for p in players
+        for b in budgets_ms
+    ]  # fmt: skip
+
+
 def duel_study(
     claims: Sequence[Claim],
     agents: Mapping[str, Mapping[str, Any]],
@@ -264,24 +293,27 @@ def duel_study(
     game_params: Mapping[str, Any] | None = None,
 ) -> tuple[Tables, pd.DataFrame]:
     """Every claim at every player count and budget (:func:`run_duel`, as ``plan``
-    says) of ``game`` with ``game_params`` (:func:`duel_session`); all games' tables (with
-    ``players``, ``budget_ms``, ``claim`` columns) and one row per duel: the SPRT's
-    decision, blocks to it and blocks played, each side's median and largest
-    milliseconds a move, the block scores.
+    says) of ``game`` with ``game_params`` (:func:`duel_sessions`); all games' tables
+    (with ``players``, ``budget_ms``, ``claim`` columns) and one row per duel
+    (:func:`duel_tables`).
 
-    The duels are played in rounds, ``batch`` blocks of every undecided duel a round
-    (``_play_in_rounds``), so a run stopped at any time has brought every claim to
-    about the same number of blocks, and a duel's SPRT looks at the same blocks and
-    stops at the same one as if it had been played alone."""
-    duels = [
-        (claim, p, b, duel_session(claim.agent, claim.rival, agents, players=p, budget_ms=b,
-                                   opening_plies=opening_plies, seed=seed, game=game,
-                                   game_params=game_params))
-        for claim in claims
-        for p in players
-        for b in budgets_ms
-    ]  # fmt: skip
-    _play_in_rounds([d[3] for d in duels], folder, plan)
+    The duels are played in rounds (:func:`play_in_rounds`), so a run stopped at any
+    time has brought every claim to about the same number of blocks, and a duel's SPRT
+    looks at the same blocks and stops at the same one as if it had been played alone."""
+    duels = duel_sessions(claims, agents, players, budgets_ms, opening_plies=opening_plies,
+                          seed=seed, game=game, game_params=game_params)  # fmt: skip
+    play_in_rounds([(d[3], Path(folder)) for d in duels], plan)
+    return duel_tables(duels, folder, plan)
+
+
+def duel_tables(
+    duels: Sequence[Duel], folder: str | Path, plan: DuelPlan = DEFAULT_PLAN
+) -> tuple[Tables, pd.DataFrame]:
+    """The tables of ``duels`` as far as ``plan`` takes them (:func:`run_duel`, which
+    plays what their records in ``folder`` lack), with ``players``, ``budget_ms`` and
+    ``claim`` columns, and one row per duel: the SPRT's decision, blocks to it and
+    blocks played, each side's median and largest milliseconds a move, the block
+    scores (:func:`duel_row`)."""
     parts, rows = [], []
     for claim, p, b, session in duels:
         t, result = run_duel(session, folder, plan)
@@ -293,20 +325,22 @@ def duel_study(
     return concat_tables(parts), pd.DataFrame(rows)
 
 
-def _play_in_rounds(sessions: Sequence[Session], folder: str | Path, plan: DuelPlan) -> None:
-    """Bring every duel of ``sessions`` to its decision ``plan.batch`` blocks a round:
-    round r plays each still undecided duel up to ``r * batch`` blocks (:func:`run_duel`
-    resumes its records and checks its SPRT after every ``batch`` blocks, so the
-    stopping block is the one a duel played alone reaches)."""
-    undecided = list(sessions)
+def play_in_rounds(duels: Sequence[tuple[Session, Path]], plan: DuelPlan) -> None:
+    """Bring every duel (a session and its records folder) to its decision
+    ``plan.batch`` blocks a round: round r plays each still undecided duel up to
+    ``r * batch`` blocks (:func:`run_duel` resumes its records and checks its SPRT
+    after every ``batch`` blocks, so the stopping block is the one a duel played alone
+    reaches). The duels may be of several games (each with its folder): a run stopped
+    at any time has brought all of them about as far, the last game's as the first's."""
+    undecided = list(duels)
     cap = 0
     while undecided and cap < plan.max_blocks:
         cap = min(plan.max_blocks, cap + plan.batch)
         still = []
-        for session in undecided:
+        for session, folder in undecided:
             _, result = run_duel(session, folder, dataclasses.replace(plan, max_blocks=cap))
             if result.decision == "continue":
-                still.append(session)
+                still.append((session, folder))
         undecided = still
 
 

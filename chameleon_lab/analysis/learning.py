@@ -402,13 +402,11 @@ def strength_curve(
                 rows.append({**row, "blocks": 0, "played": 0, "elo": 0.0, "elo_low": 0.0,
                              "elo_high": 0.0})  # fmt: skip
                 continue
-            t, duel = decide(name, s.opponent, [budget], records, game=s.spec.game,
-                             algorithm=s.spec.algorithm, players=s.spec.players, plan=fixed,
-                             opening_plies=opening_plies, seed=seed, label=label)  # fmt: skip
-            scores = np.asarray(duel["scores"].iloc[0], dtype=float)
-            elo, low, high = block_estimate(scores, seed)
-            rows.append({**row, "blocks": len(scores), "played": len(t.games), "elo": elo,
-                         "elo_low": low, "elo_high": high})  # fmt: skip
+            point = _strength_point(
+                name, s.opponent, s.spec, budget, records, plan=fixed,
+                opening_plies=opening_plies, seed=seed, label=label,
+            )  # fmt: skip
+            rows.append({**row, **point})
     return pd.DataFrame(rows)
 
 
@@ -438,18 +436,32 @@ def net_strength_curve(
             point = spec if count == spec.games else dataclasses.replace(spec, train_games=count)
             net, curve = train_net(point, records, progress=progress)
             name = net_heuristic(net).name
-            t, duel = decide(name, spec.heuristic, [budget], records, game=spec.game,
-                             algorithm=spec.algorithm, players=spec.players, plan=fixed,
-                             opening_plies=opening_plies, seed=seed,
-                             label="net" if point is spec else f"net{count}")  # fmt: skip
-            scores = np.asarray(duel["scores"].iloc[0], dtype=float)
-            elo, low, high = block_estimate(scores, seed)
+            played = _strength_point(name, spec.heuristic, spec, budget, records, plan=fixed,
+                                     opening_plies=opening_plies, seed=seed,
+                                     label="net" if point is spec else f"net{count}")  # fmt: skip
             rows.append({"setting": label, "games": count, "trained_on": training_games(point),
                          "heuristic": name, "opponent": spec.heuristic,
                          "holdout_mse": float(curve.loc[curve["kept"], "holdout_mse"].iloc[0]),
-                         "blocks": len(scores), "played": len(t.games), "elo": elo,
-                         "elo_low": low, "elo_high": high})  # fmt: skip
+                         **played})  # fmt: skip
     return pd.DataFrame(rows)
+
+
+def _strength_point(
+    name: str, opponent: str, spec: Any, budget: Mapping[str, Any], records: str | Path, *,
+    plan: DuelPlan, opening_plies: int, seed: int, label: str,
+) -> dict[str, Any]:  # fmt: skip
+    """One point of a strength curve: heuristic ``name`` against ``opponent`` in
+    ``spec``'s game, search and player count at ``budget``, all of ``plan``'s blocks
+    (:func:`~.headtohead.decide`, reading back the games ``label`` already played):
+    blocks and games played, the Elo difference and its 95 % bootstrap interval over
+    blocks (:func:`~.headtohead.block_estimate`)."""
+    t, duel = decide(name, opponent, [budget], records, game=spec.game,
+                     algorithm=spec.algorithm, players=spec.players, plan=plan,
+                     opening_plies=opening_plies, seed=seed, label=label)  # fmt: skip
+    scores = np.asarray(duel["scores"].iloc[0], dtype=float)
+    elo, low, high = block_estimate(scores, seed)
+    return {"blocks": len(scores), "played": len(t.games), "elo": elo, "elo_low": low,
+            "elo_high": high}  # fmt: skip
 
 
 def strength_sentences(table: pd.DataFrame) -> str:

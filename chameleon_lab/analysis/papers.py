@@ -11,7 +11,8 @@ sequential test per duel, Holm's correction across every duel of the run):
 * :func:`paper_agents`: the agents of the findings on a game (MCTS's playouts chosen
   per game, see :data:`MCTS_PLAYOUTS`);
 * :func:`findings_study`: every finding on every game, player count and budget, each
-  a duel (:func:`~.headtohead.duel_study`), and the verdicts across all of them;
+  a duel, all games' duels played in the same rounds, and the verdicts across all of
+  them;
 * :func:`findings_table`: each finding beside ours: the same direction, the
   opposite, level within the margin, or open with what the run could not detect;
 * :func:`ply_positions` and :func:`pruning_table`: MaxN's, MaxN-IS's and
@@ -33,7 +34,16 @@ from ..games.registry import resolve_params as _resolve
 from ..tournament.designs import opening_suite
 from .beyond import LADDER_AGENTS
 from .efficiency import nodes_per_depth, pruning
-from .headtohead import DEFAULT_PLAN, Claim, DuelPlan, claim_verdicts, concat_tables, duel_study
+from .headtohead import (
+    DEFAULT_PLAN,
+    Claim,
+    DuelPlan,
+    claim_verdicts,
+    concat_tables,
+    duel_sessions,
+    duel_tables,
+    play_in_rounds,
+)
 
 #: The games of the findings (the papers' Blokus is not in the library).
 GAMES = ("rolit", "chinesecheckers", "focus")
@@ -170,21 +180,27 @@ def findings_study(
     seed: int = 0,
 ) -> tuple[Any, pd.DataFrame]:
     """Every finding of every game in ``games`` at every player count and budget,
-    head to head as ``plan`` says (:func:`~.headtohead.duel_study`, records in
-    ``folder / game``), and
-    the verdicts (:func:`~.headtohead.claim_verdicts`) with Holm's correction across
-    all the duels of all the games; the games' tables and the verdicts, each row
-    with its ``game`` and the finding's ``found``."""
+    head to head as ``plan`` says (:func:`~.headtohead.duel_sessions`, records in
+    ``folder / game``), all games' duels in the same rounds
+    (:func:`~.headtohead.play_in_rounds`: a run stopped early has brought the last
+    game's findings as far as the first's), and the verdicts
+    (:func:`~.headtohead.claim_verdicts`) with Holm's correction across all the duels
+    of all the games; the games' tables and the verdicts, each row with its ``game``
+    and the finding's ``found``."""
     game_params = dict(game_params or {})
+    planned = {
+        game: duel_sessions(
+            [f.claim() for f in findings_on(game)], paper_agents(game), players, budgets_ms,
+            opening_plies=opening_plies, seed=seed, game=game,
+            game_params=game_params.get(game, {}),
+        )
+        for game in games
+    }  # fmt: skip
+    play_in_rounds([(d[3], Path(folder) / g) for g, ds in planned.items() for d in ds], plan)
     parts, rows = [], []
-    for game in games:
-        findings = findings_on(game)
-        t, duels = duel_study(
-            [f.claim() for f in findings], paper_agents(game), players, budgets_ms,
-            Path(folder) / game, plan=plan, opening_plies=opening_plies, seed=seed,
-            game=game, game_params=game_params.get(game, {}),
-        )  # fmt: skip
-        found = {f.text: f.found for f in findings}
+    for game, planned_duels in planned.items():
+        t, duels = duel_tables(planned_duels, Path(folder) / game, plan)
+        found = {f.text: f.found for f in findings_on(game)}
         for df in (t.games, t.seats, t.moves):
             df["game_name"] = game
         parts.append(t)

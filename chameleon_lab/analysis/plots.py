@@ -495,11 +495,16 @@ def plot_learning_curve(table: pd.DataFrame) -> Any:
 _ELO_DRAWN = 800.0
 
 
-def plot_strength_curve(table: pd.DataFrame) -> Any:
+def plot_strength_curve(
+    table: pd.DataFrame, *, points: str = "learned weights", along: str = "the training"
+) -> Any:
     """Strength against training games, a panel per setting
     (:func:`.learning.strength_curve` rows): each checkpoint's Elo difference to the
     setting's opponent with its 95 % bootstrap interval (an infinite end drawn at
-    +-800); a checkpoint that plays as the opponent (no games) sits at 0 without one."""
+    +-800); a checkpoint that plays as the opponent (no games) sits at 0 without one.
+    ``points`` names what the points are in the legend, ``along`` what the title
+    says they grow along (:func:`.valuenet.plot_net_strength`: networks against the
+    self-play games that trained them)."""
     import matplotlib.pyplot as plt
 
     labels = list(dict.fromkeys(table["setting"]))
@@ -511,7 +516,7 @@ def plot_strength_curve(table: pd.DataFrame) -> Any:
         elo, low, high = (played[c].clip(-_ELO_DRAWN, _ELO_DRAWN) for c in ("elo", "elo_low",
                                                                           "elo_high"))  # fmt: skip
         ax.errorbar(played["games"], elo, yerr=[elo - low, high - elo], fmt="o-", capsize=3,
-                    label="learned weights")  # fmt: skip
+                    label=points)  # fmt: skip
         same = part[part["blocks"] == 0]
         if len(same):
             ax.plot(same["games"], same["elo"], "s", color="0.4",
@@ -524,7 +529,7 @@ def plot_strength_curve(table: pd.DataFrame) -> Any:
         ax.legend(fontsize=8)
     blocks = int(table["blocks"].max())
     axes[0][0].set_ylabel("Elo against the opponent")
-    fig.suptitle(f"Strength along the training ({blocks} blocks a point, 95 % bootstrap "
+    fig.suptitle(f"Strength along {along} ({blocks} blocks a point, 95 % bootstrap "
                  "intervals)", fontsize=10)  # fmt: skip
     fig.tight_layout()
     return fig

@@ -431,11 +431,5 @@ def plot_net_strength(table: pd.DataFrame) -> Any:
     drew on, with its 95 % bootstrap interval."""
     from .plots import plot_strength_curve
 
-    fig = plot_strength_curve(table)
-    for ax in fig.axes:
-        legend = ax.get_legend()
-        if legend is not None:  # the points are networks, not checkpoints of weights
-            legend.get_texts()[0].set_text("value network (trained on the first games)")
-    fig.suptitle(fig.get_suptitle().replace("the training", "the self-play games"),
-                 fontsize=10)  # fmt: skip
-    return fig
+    return plot_strength_curve(table, points="value network (trained on the first games)",
+                               along="the self-play games")  # fmt: skip

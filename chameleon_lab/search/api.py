@@ -170,11 +170,10 @@ def check_bound(
     """``algorithm``'s normalisation and bound on the sum of the scores, resolved
     (``max_sum`` 1 where normalised): ``ValueError`` where MaxN-IS or speculative MaxN
     runs without normalisation and without ``max_sum``, or ``max_sum`` is out of range."""
-    algorithm = check_algorithm(algorithm)
+    spec = get_algorithm(check_algorithm(algorithm))
     if normalize is None:
-        normalize = get_algorithm(algorithm).normalize
+        normalize = spec.normalize
     if max_sum is None:
-        spec = get_algorithm(algorithm)
         if "max_sum" in spec.options and not normalize:
             raise ValueError(
                 f"{spec.title} without normalisation needs max_sum: an upper bound of the "
