@@ -22,6 +22,7 @@ LAYERS = {
     "checks": 0,
     "runlog": 0,
     "registries": 0,
+    "stack_arrays": 0,
     "games": 1,
     "search": 2,
     "agents": 3,

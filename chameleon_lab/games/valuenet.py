@@ -13,10 +13,12 @@ for one board size (Connect Four) or a number of players (Chameleon Chess).
 - **Connect Four**, two players, one output: the expected result for the player to
   move (1 a win, 0 a draw, -1 a loss). Two inputs per cell, the stones of the player
   to move and the other's, ``2 * width * height`` in all, in the order of
-  :func:`connect4_inputs`. The compiled forward pass does not build that vector: each
-  hidden unit starts at its bias and adds the weight of every stone on the board,
-  found by walking the two bitboards (a hidden layer of 32 on a full 7 x 6 board: 32
-  walks of 42 stones), then the activation and the output layer. It writes ``out[p] = 1
+  :func:`connect4_inputs`. The compiled forward pass does not build that vector: it
+  walks each bitboard once and adds every stone's row of first-layer weights (its
+  input's weights to every hidden unit, stored together) into that bitboard's sums,
+  then the biases, the activation and the output layer (the same sums in the same
+  order as a pass per hidden unit: the same outputs to the last bit, at about half the
+  time; docs/benchmarks.md, "Learned evaluations"). It writes ``out[p] = 1
   + SCALE * (1 + v) / 2`` for the player ``p`` to move and ``out[q] = 1 + SCALE * (1 -
   v) / 2`` for the other, ``v`` the output clipped to ``[-1, 1]``, so ``out[p] -
   out[q]`` is ``SCALE * v`` and both stay positive and below the game's score bound.
@@ -26,7 +28,8 @@ for one board size (Connect Four) or a number of players (Chameleon Chess).
   many players as it was trained on, in any seating (self-play plays every seating of
   that count in turn).
 
-Neither allocates, as the searches require. On a board or player count it was not
+Neither allocates, as the searches require: the hidden sums are arrays on the stack
+(:func:`~chameleon_lab.stack_arrays.stack_floats`). On a board or player count it was not
 trained for a model knows nothing, so every search, agent and session refuses such a game
 before it plays (:meth:`ValueNet.check_params`, registered as the heuristic's
 :attr:`~chameleon_lab.games.heuristics.Heuristic.fits`).
@@ -51,6 +54,7 @@ import numpy as np
 from numba import njit
 
 from ..files import atomic_write
+from ..stack_arrays import stack_floats
 from .chameleon import valuenet as CV
 from .connect4 import kernel as C4
 from .heuristics import Heuristic
@@ -297,27 +301,27 @@ def load_net(path: str | Path, game: str | None = None, players: int | None = No
 
 
 @njit(cache=True, forceinline=True)
-def _row_sum(row: np.ndarray, board: int) -> float:
-    """The sum of ``row``'s entries at the set bits of ``board``."""
-    total = 0.0
+def _add_rows(z: np.ndarray, rows: np.ndarray, board: int) -> None:
+    """Add to ``z`` the row of ``rows`` of every set bit of ``board``, lowest first."""
     while board:
         low = board & -board
-        total += row[C4.popcount(low - 1)]
+        row = rows[C4.popcount(low - 1)]
+        for j in range(z.shape[0]):
+            z[j] += row[j]
         board ^= low
-    return total
 
 
 def _rows_by_bit(net: ValueNet) -> tuple[np.ndarray, np.ndarray]:
-    """The first layer's weights by hidden unit and bitboard bit (shape ``(hidden,
-    64)``): one table for the stones of the player to move, one for the other's (the
-    sentinel bits' entries zero)."""
+    """The first layer's weights by bitboard bit (shape ``(64, hidden)``: a stone's
+    weights to every hidden unit together): one table for the stones of the player to
+    move, one for the other's (the sentinel bits' rows zero)."""
     width, height = connect4_size(net.params)
-    mover, other = np.zeros((net.hidden, BITS)), np.zeros((net.hidden, BITS))
+    mover, other = np.zeros((BITS, net.hidden)), np.zeros((BITS, net.hidden))
     for c in range(width):
         for r in range(height):
             bit = c * (height + 1) + r
-            mover[:, bit] = net.w1[c * height + r]
-            other[:, bit] = net.w1[width * height + c * height + r]
+            mover[bit] = net.w1[c * height + r]
+            other[bit] = net.w1[width * height + c * height + r]
     return mover, other
 
 
@@ -338,6 +342,7 @@ def _connect4_function(net: ValueNet) -> Callable:
     b1, w2, b2 = np.array(net.b1), np.array(net.w2), net.b2
     width, height = connect4_size(net.params)
     relu = net.activation == "relu"
+    hidden = b1.shape[0]
 
     @njit
     def value_net(state, out):
@@ -350,10 +355,15 @@ def _connect4_function(net: ValueNet) -> Callable:
             out[1] = 1.0
             return
         mover = state[C4.POSITION]
-        other = mover ^ state[C4.MASK]
+        ours, theirs = stack_floats(hidden), stack_floats(hidden)  # may not allocate
+        for j in range(hidden):
+            ours[j] = 0.0
+            theirs[j] = 0.0
+        _add_rows(ours, rows_mover, mover)
+        _add_rows(theirs, rows_other, mover ^ state[C4.MASK])
         v = b2
-        for j in range(b1.shape[0]):  # no scratch array: the searches allocate nothing
-            z = b1[j] + _row_sum(rows_mover[j], mover) + _row_sum(rows_other[j], other)
+        for j in range(hidden):
+            z = b1[j] + ours[j] + theirs[j]
             a = max(z, 0.0) if relu else np.tanh(z)
             v += a * w2[j]
         v = min(max(v, -1.0), 1.0)

@@ -20,9 +20,14 @@ the game, 0 for the others and for colours not seated), as
 has lost): never negative, summing to at most ``4 + 4 * SCALE``, as every multi-player
 search needs.
 
-The forward pass does not build the input vector: each hidden unit starts at its bias
-and adds the weight of every pawn on the board (at most 16), so a hidden layer of 32
-costs 32 walks of the pawn list and allocates nothing.
+The forward pass does not build the input vector: it walks the pawns once and adds each
+pawn's row of first-layer weights (its input's weights to every hidden unit, stored
+together) into the hidden sums, which start at the biases; then the activations and,
+per slot, one dot product with that slot's output weights (stored together too). The
+sums are taken in the order the former hidden-unit-by-hidden-unit pass took them, so
+the outputs are the same to the last bit, at a third of the time (docs/benchmarks.md,
+"Learned evaluations"). The hidden sums are an array on the stack
+(:func:`~chameleon_lab.stack_arrays.stack_floats`): the searches may not allocate.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from numba import njit
 
+from ...stack_arrays import stack_floats
 from . import kernel as K
 from .board import NEXT_PLAYER
 
@@ -98,29 +104,34 @@ def forward(
     module docstring)."""
     if w1.shape[0] != INPUTS or w2.shape != (w1.shape[1], SLOTS) or b2.shape != (SLOTS,):
         raise ValueError(f"the arrays do not fit: w1 {w1.shape}, w2 {w2.shape}, b2 {b2.shape}")
-    rows = np.ascontiguousarray(w1.T)  # (hidden, inputs): a hidden unit's weights together
-    b1, w2, b2 = np.array(b1), np.array(w2), np.array(b2)
+    rows = np.ascontiguousarray(w1)  # (inputs, hidden): an input's weights together
+    cols = np.ascontiguousarray(w2.T)  # (slots, hidden): a slot's output weights together
+    b1, b2 = np.array(b1), np.array(b2)
     rank, by_rank = RANK.copy(), BY_RANK.copy()
+    hidden = b1.shape[0]
 
     @njit
     def value_net(state, out):
         """A value network for Chameleon Chess (one hidden layer; its arrays compiled in)."""
         first = rank[state[K.TOMOVE]]
-        for c in range(SLOTS):
-            out[c] = 0.0
-        for j in range(b1.shape[0]):  # out[c] gathers the outputs: no scratch array
-            z = b1[j]
-            for s in range(state[K.NSLOTS]):
-                if state[K.ALIVE + s] != 0:
-                    k = (rank[state[K.PL + s]] - first) % SLOTS
-                    z += rows[j, (k * ROLES + K.role_at(state, s)) * SQUARES + state[K.SQ + s]]
-            a = max(z, 0.0) if relu else np.tanh(z)
-            for k in range(SLOTS):
-                out[by_rank[(first + k) % SLOTS]] += a * w2[j, k]
+        z = stack_floats(hidden)  # the searches may not allocate: on the stack
+        for j in range(hidden):
+            z[j] = b1[j]
+        for s in range(state[K.NSLOTS]):
+            if state[K.ALIVE + s] != 0:
+                k = (rank[state[K.PL + s]] - first) % SLOTS
+                row = rows[(k * ROLES + K.role_at(state, s)) * SQUARES + state[K.SQ + s]]
+                for j in range(hidden):
+                    z[j] += row[j]
+        for j in range(hidden):
+            z[j] = max(z[j], 0.0) if relu else np.tanh(z[j])
         for k in range(SLOTS):
             c = by_rank[(first + k) % SLOTS]
             if state[K.PCOUNT + c] > 0:
-                out[c] = 1.0 + scale * min(max(out[c] + b2[k], 0.0), 1.0)
+                y = 0.0
+                for j in range(hidden):
+                    y += z[j] * cols[k, j]
+                out[c] = 1.0 + scale * min(max(y + b2[k], 0.0), 1.0)
             else:
                 out[c] = 0.0
 
