@@ -286,7 +286,12 @@ TINY = {
 
 
 @pytest.mark.slow
-def test_a_research_run_packs_logs_and_is_recomputed_from_its_records(tmp_path):
+def test_a_research_run_packs_logs_and_is_recomputed_from_its_records(tmp_path, monkeypatch):
+    from chameleon_lab import batch
+
+    # the commit a run logs is the one checked out when it started (read once, before
+    # the notebook runs), not the one checked out when it ends hours later
+    monkeypatch.setattr(batch, "commit", lambda: "c0ffee000000")
     research = tmp_path / "research"
     data = research / "data"
     run_batch(
@@ -303,6 +308,7 @@ def test_a_research_run_packs_logs_and_is_recomputed_from_its_records(tmp_path):
     packed = sorted(p.name for p in records.rglob("*.jsonl.xz"))
     assert len(packed) == 4  # the ladder, two duels, tictactoe
     run = last_run(research, "09_beyond_the_thesis")
+    assert run["commit"] == "c0ffee000000"
     assert run["parameters"]["agents"] == TINY["agents"] and run["parameters"]["elo1"] == 50.0
     assert "## Notebook 09" in (research / "README.md").read_text()
     for path in records.rglob("*.jsonl"):  # what a fresh clone has: the packed copies

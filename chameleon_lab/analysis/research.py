@@ -58,13 +58,17 @@ def log_run(
     seconds: float,
     *,
     interrupted: bool = False,
+    commit: str | None = None,
 ) -> dict[str, Any]:
-    """Append one run to ``folder/runs.json`` (atomically) and return its entry."""
+    """Append one run to ``folder/runs.json`` (atomically) and return its entry.
+    ``commit``: the code's commit when the run started (the batch reads it before the
+    notebook runs: a commit made while a run of hours plays is not the code it
+    played); None: the commit checked out now."""
     made = provenance()
     entry = {
         "notebook": notebook,
         "parameters": parameters,
-        "commit": made["commit"],
+        "commit": made["commit"] if commit is None else commit,
         "versions": made["versions"],
         "finished": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
         "seconds": round(float(seconds), 1),
