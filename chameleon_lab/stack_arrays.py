@@ -4,7 +4,7 @@ The searches are compiled without numba's reference counting (``_nrt=False``: se
 :mod:`chameleon_lab.search.improved`), so nothing they call may allocate an array on the
 heap: ``np.empty`` inside a heuristic fails to compile with "NRT required but not
 enabled". A value network's forward pass (:mod:`chameleon_lab.games.valuenet`) needs a
-few dozen floats of scratch, its hidden sums; :func:`stack_floats` gives them as an
+few dozen floats of scratch, its hidden sums; ``stack_floats`` gives them as an
 array in the stack frame of the function that calls it (LLVM ``alloca``, in the entry
 block: once per call of that function, freed on its return, at no cost a profile can
 see).
@@ -30,7 +30,8 @@ from numba.extending import intrinsic
 @intrinsic
 def stack_floats(typingctx: Any, size: Any) -> Any:  # pragma: no cover - compiled
     """``size`` float64s on the caller's stack as a 1-d C-contiguous array
-    (uninitialised; see the module docstring). Usable only in compiled code."""
+    (uninitialised; see the module docstring). Usable only in compiled code (a numba
+    intrinsic, so not listed among this module's functions: it is numba's object)."""
     if not isinstance(size, types.IntegerLiteral) or size.literal_value < 1:
         raise TypingError(f"stack_floats needs a positive compile-time integer size, got {size}")
     count = size.literal_value

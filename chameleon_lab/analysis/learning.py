@@ -452,7 +452,7 @@ def _strength_point(
 ) -> dict[str, Any]:  # fmt: skip
     """One point of a strength curve: heuristic ``name`` against ``opponent`` in
     ``spec``'s game, search and player count at ``budget``, all of ``plan``'s blocks
-    (:func:`~.headtohead.decide`, reading back the games ``label`` already played):
+    (:func:`~.tuning.decide`, reading back the games ``label`` already played):
     blocks and games played, the Elo difference and its 95 % bootstrap interval over
     blocks (:func:`~.headtohead.block_estimate`)."""
     t, duel = decide(name, opponent, [budget], records, game=spec.game,

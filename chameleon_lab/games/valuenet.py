@@ -29,7 +29,7 @@ for one board size (Connect Four) or a number of players (Chameleon Chess).
   that count in turn).
 
 Neither allocates, as the searches require: the hidden sums are arrays on the stack
-(:func:`~chameleon_lab.stack_arrays.stack_floats`). On a board or player count it was not
+(``stack_floats`` of :mod:`chameleon_lab.stack_arrays`). On a board or player count it was not
 trained for a model knows nothing, so every search, agent and session refuses such a game
 before it plays (:meth:`ValueNet.check_params`, registered as the heuristic's
 :attr:`~chameleon_lab.games.heuristics.Heuristic.fits`).

@@ -27,7 +27,7 @@ per slot, one dot product with that slot's output weights (stored together too).
 sums are taken in the order the former hidden-unit-by-hidden-unit pass took them, so
 the outputs are the same to the last bit, at a third of the time (docs/benchmarks.md,
 "Learned evaluations"). The hidden sums are an array on the stack
-(:func:`~chameleon_lab.stack_arrays.stack_floats`): the searches may not allocate.
+(``stack_floats`` of :mod:`chameleon_lab.stack_arrays`): the searches may not allocate.
 """
 
 from __future__ import annotations
