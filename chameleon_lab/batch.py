@@ -26,6 +26,7 @@ from typing import Any
 
 from .analysis.output import RUN_ENV
 from .lanes import check_lanes
+from .machine_load import LoadWatch
 from .source_code import commit
 from .workbench import NOTEBOOKS, THESIS_FOUR, check_choice, notebook_dir, project_path
 
@@ -532,8 +533,10 @@ def run_batch(
             unpack_records(records)
         started = commit() if packed else None  # the code the run plays, not a later one
         finished, refused = False, False
+        load = LoadWatch()  # how busy the machine was: logged with a research run
         try:
-            run_notebook(name, params, project_path(reports), profile=profile)
+            with load:
+                run_notebook(name, params, project_path(reports), profile=profile)
             finished = True
         except BadParameters:
             refused = True  # nothing played: no run to log
@@ -541,8 +544,8 @@ def run_batch(
         finally:
             if packed and not refused:  # an interrupted run keeps what it played, and its cost
                 every = {**notebook_parameters(name), **params}  # defaults too: on record
-                _close_research_run(name, every, time.perf_counter() - t0, finished, data,
-                                    started)  # fmt: skip
+                ran = {"started": started, "load": load.summary()}
+                _close_research_run(name, every, time.perf_counter() - t0, finished, data, ran)
         done.append((name, time.perf_counter() - t0))
         bar.write(f"{name}: {done[-1][1]:.0f} s")
     return done
@@ -633,18 +636,19 @@ def records_of_these_sources(records: Path) -> None:
 
 def _close_research_run(
     name: str, params: dict[str, Any], seconds: float, finished: bool, data: str | Path,
-    started: str | None,
+    ran: dict[str, Any],
 ) -> None:  # fmt: skip
-    """Pack the records a research notebook wrote, log its run (cost included, and the
-    commit ``started`` it began at) in the research folder (the parent of its data
-    folder) and write the results page."""
+    """Pack the records a research notebook wrote, log its run (cost included, and from
+    ``ran`` the commit it started at and the machine's load while it ran) in the research
+    folder (the parent of its data folder) and write the results page."""
     from .analysis.research import log_run, write_page
     from .tournament import pack_records
 
     data = project_path(data)
     if (data / "records").exists():
         pack_records(data / "records")
-    log_run(data.parent, name, params, seconds, interrupted=not finished, commit=started)
+    log_run(data.parent, name, params, seconds, interrupted=not finished,
+            commit=ran["started"], load=ran["load"])  # fmt: skip
     write_page(data.parent)
 
 

@@ -23,6 +23,7 @@ LAYERS = {
     "runlog": 0,
     "registries": 0,
     "stack_arrays": 0,
+    "machine_load": 0,
     "games": 1,
     "search": 2,
     "agents": 3,

@@ -178,6 +178,11 @@ def test_the_run_table_says_whose_records_were_withdrawn(tmp_path):
     (tmp_path / "runs.json").write_text(json.dumps(runs))
     table = runs_table(read_runs(tmp_path))
     assert list(table["records"]) == ["withdrawn: played beside another process", "kept"]
+    # a run that logged the machine's load shows it; older runs have none to show
+    log_run(tmp_path, "12_the_papers_games", {"workers": 2}, 30.0,
+            load={"mean": 2.345, "max": 3.9, "samples": 7, "every_s": 30.0})  # fmt: skip
+    table = runs_table(read_runs(tmp_path))
+    assert list(table["load mean / max"]) == ["", "", "2.3 / 3.9"]
 
 
 def test_the_page_shows_the_mended_hypermaxs_sessions_tested(tmp_path):
@@ -309,6 +314,7 @@ def test_a_research_run_packs_logs_and_is_recomputed_from_its_records(tmp_path, 
     assert len(packed) == 4  # the ladder, two duels, tictactoe
     run = last_run(research, "09_beyond_the_thesis")
     assert run["commit"] == "c0ffee000000"
+    assert run["load"]["samples"] >= 2 and run["load"]["max"] >= run["load"]["mean"] >= 0
     assert run["parameters"]["agents"] == TINY["agents"] and run["parameters"]["elo1"] == 50.0
     assert "## Notebook 09" in (research / "README.md").read_text()
     for path in records.rglob("*.jsonl"):  # what a fresh clone has: the packed copies

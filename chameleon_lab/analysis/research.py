@@ -59,11 +59,14 @@ def log_run(
     *,
     interrupted: bool = False,
     commit: str | None = None,
+    load: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Append one run to ``folder/runs.json`` (atomically) and return its entry.
     ``commit``: the code's commit when the run started (the batch reads it before the
     notebook runs: a commit made while a run of hours plays is not the code it
-    played); None: the commit checked out now."""
+    played); None: the commit checked out now. ``load``: the machine's one-minute load
+    average while it ran (:meth:`~chameleon_lab.machine_load.LoadWatch.summary`), kept
+    where given."""
     made = provenance()
     entry = {
         "notebook": notebook,
@@ -76,6 +79,7 @@ def log_run(
         "workers": parameters.get("workers") or os.cpu_count(),
         "cores": os.cpu_count(),
         "machine": f"{platform.machine()} {platform.system()}",
+        **({"load": dict(load)} if load else {}),
     }
     runs = [*read_runs(folder), entry]
     atomic_write_text(Path(folder) / RUNS, json.dumps(runs, indent=1, default=str) + "\n")
@@ -368,8 +372,11 @@ def verdict_table(verdicts: pd.DataFrame) -> pd.DataFrame:
 
 def runs_table(runs: list[dict[str, Any]]) -> pd.DataFrame:
     """The research runs: what ran, from which commit, on how many workers, how long,
-    and whether its records stand (a run's ``withdrawn`` entry, written by hand, says why
-    its records were deleted, such as time budgets played beside another process)."""
+    how busy the machine was (the one-minute load average's mean and largest sample,
+    where the run logged it: a load well above the workers is another process beside
+    the run), and whether its records stand (a run's ``withdrawn`` entry, written by
+    hand, says why its records were deleted, such as time budgets played beside
+    another process)."""
     rows = [
         {
             "notebook": r["notebook"],
@@ -377,6 +384,9 @@ def runs_table(runs: list[dict[str, Any]]) -> pd.DataFrame:
             "finished": r["finished"],
             "workers / cores": f"{r['workers']} / {r['cores']}",
             "hours": f"{r['seconds'] / 3600:.2f}",
+            "load mean / max": (
+                f"{r['load']['mean']:.1f} / {r['load']['max']:.1f}" if r.get("load") else ""
+            ),
             "complete": "no (stopped early: failed or interrupted)" if r["interrupted"] else "yes",
             "records": f"withdrawn: {r['withdrawn']}" if r.get("withdrawn") else "kept",
             "parameters": ", ".join(
