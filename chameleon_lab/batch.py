@@ -544,8 +544,8 @@ def run_batch(
         finally:
             if packed and not refused:  # an interrupted run keeps what it played, and its cost
                 every = {**notebook_parameters(name), **params}  # defaults too: on record
-                ran = {"started": started, "load": load.summary()}
-                _close_research_run(name, every, time.perf_counter() - t0, finished, data, ran)
+                _close_research_run(name, every, time.perf_counter() - t0, finished, data,
+                                    started=started, load=load.summary())  # fmt: skip
         done.append((name, time.perf_counter() - t0))
         bar.write(f"{name}: {done[-1][1]:.0f} s")
     return done
@@ -635,11 +635,11 @@ def records_of_these_sources(records: Path) -> None:
 
 
 def _close_research_run(
-    name: str, params: dict[str, Any], seconds: float, finished: bool, data: str | Path,
-    ran: dict[str, Any],
+    name: str, params: dict[str, Any], seconds: float, finished: bool, data: str | Path, *,
+    started: str | None, load: dict[str, Any] | None,
 ) -> None:  # fmt: skip
-    """Pack the records a research notebook wrote, log its run (cost included, and from
-    ``ran`` the commit it started at and the machine's load while it ran) in the research
+    """Pack the records a research notebook wrote, log its run (cost included, the commit
+    ``started`` it began at and the machine's ``load`` while it ran) in the research
     folder (the parent of its data folder) and write the results page."""
     from .analysis.research import log_run, write_page
     from .tournament import pack_records
@@ -648,7 +648,7 @@ def _close_research_run(
     if (data / "records").exists():
         pack_records(data / "records")
     log_run(data.parent, name, params, seconds, interrupted=not finished,
-            commit=ran["started"], load=ran["load"])  # fmt: skip
+            commit=started, load=load)  # fmt: skip
     write_page(data.parent)
 
 
