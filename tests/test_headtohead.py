@@ -167,6 +167,70 @@ def test_an_open_verdict_says_the_gap_it_had_power_for():
     assert f"80 % power only for gaps of {expected:.0f} Elo" in verdict_sentences(table)
 
 
+def test_level_p_is_the_larger_one_sided_t_test():
+    """The equivalence p-value by hand: one-sided one-sample t-tests (scipy) of the mean
+    block score above the score of -margin and below that of +margin."""
+    from scipy import stats
+
+    from chameleon_lab.analysis.headtohead import level_p
+
+    rng = np.random.default_rng(2)
+    low, high = (1 / (1 + 10 ** (-e / 400)) for e in (-50.0, 50.0))
+    for centre in (0.5, 0.55, 0.6):
+        scores = np.clip(rng.normal(centre, 0.12, 30), 0, 1)
+        up = stats.ttest_1samp(scores, low, alternative="greater").pvalue
+        down = stats.ttest_1samp(scores, high, alternative="less").pvalue
+        assert level_p(scores, 50.0) == pytest.approx(max(up, down))
+    assert level_p(np.full(5, 0.5), 50.0) == 0.0 and level_p(np.full(5, 0.7), 50.0) == 1.0
+    assert level_p(np.array([0.5]), 50.0) == 1.0
+
+
+def test_a_level_claims_equivalence_test_joins_holms_family():
+    """Rows 0-1 claim "stronger", rows 2-4 "level": Holm over the five sign-flip
+    p-values and the three equivalence ones (eight hypotheses, by statsmodels); a
+    level claim is supported by its equivalence test, contradicted by a difference."""
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(4)
+    strong = np.clip(rng.normal(0.75, 0.1, 40), 0, 1)
+    even = np.clip(rng.normal(0.5, 0.05, 60), 0, 1)
+    apart = np.clip(rng.normal(0.7, 0.05, 60), 0, 1)
+    few = np.array([0.5, 0.55, 0.45])
+    level = [False, False, True, True, True]
+    table = claim_verdicts(_duels([strong, even, even, apart, few]), level=level)
+    p = np.concatenate([table["p_value"], table["p_level"][2:]])
+    holm = multipletests(p, method="holm")[1]
+    assert table["p_holm"].to_numpy() == pytest.approx(holm[:5])
+    assert table["p_level_holm"].to_numpy()[2:] == pytest.approx(holm[5:])
+    assert table["p_level"][:2].isna().all()
+    assert list(table["verdict"]) == ["supported", "open", "supported", "contradicted", "open"]
+    assert "p_level" not in claim_verdicts(_duels([strong])).columns
+    with pytest.raises(ValueError, match="one truth value per duel"):
+        claim_verdicts(_duels([strong]), level=[True, False])
+
+
+def test_a_duel_may_bring_its_own_test_to_the_rounds(monkeypatch):
+    """play_in_rounds runs each duel with its own sequential test when it brings one,
+    the plan's otherwise."""
+    from types import SimpleNamespace
+
+    from chameleon_lab.analysis import headtohead
+    from chameleon_lab.analysis.sequential import LevelSPRT
+
+    seen = []
+
+    def fake_run_duel(session, folder, plan):
+        seen.append((session, plan.sprt))
+        return None, SimpleNamespace(decision="H0")
+
+    monkeypatch.setattr(headtohead, "run_duel", fake_run_duel)
+    level = LevelSPRT(40.0)
+    headtohead.play_in_rounds([("a", "f"), ("b", "f", level)], DuelPlan(max_blocks=4))
+    assert seen == [("a", DuelPlan().sprt), ("b", level)]
+    with pytest.raises(ValueError, match="sprt must be an SPRT or a LevelSPRT"):
+        DuelPlan(sprt="level")
+
+
 def test_claims_are_plain_data():
     claim = Claim("Schadd & Winands 2011", "BRS is stronger than Paranoid", "brs", "paranoid")
     assert (claim.agent, claim.rival) == ("brs", "paranoid")

@@ -6,7 +6,6 @@ from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
-import numpy as np
 import pytest
 
 from chameleon_lab.analysis.headtohead import duel_session
@@ -19,25 +18,22 @@ from chameleon_lab.analysis.papers import (
     ply_positions,
     pruning_table,
 )
+from chameleon_lab.analysis.sequential import LevelSPRT
 from chameleon_lab.tournament import Session
 
 
-def _row(found: str, verdict: str, low: float = -10.0, high: float = 10.0) -> SimpleNamespace:
-    return SimpleNamespace(found=found, verdict=verdict, elo_low=low, elo_high=high)
+def _row(found: str, verdict: str) -> SimpleNamespace:
+    return SimpleNamespace(found=found, verdict=verdict)
 
 
 def test_agreement_follows_the_finding_and_the_verdict():
-    assert agreement(_row("stronger", "supported"), 50) == "same direction"
-    assert agreement(_row("stronger", "contradicted"), 50) == "opposite"
-    assert agreement(_row("stronger", "open"), 50) == "open"
-    # a level finding: any decided direction differs; level needs the whole interval
-    # inside the margin, on both sides
-    assert agreement(_row("level", "supported"), 50) == "differs"
-    assert agreement(_row("level", "contradicted"), 50) == "differs"
-    assert agreement(_row("level", "open", -40, 45), 50) == "level"
-    assert agreement(_row("level", "open", -60, 10), 50) == "open"
-    assert agreement(_row("level", "open", -10, 50), 50) == "open"
-    assert agreement(_row("level", "open", np.nan, np.nan), 50) == "open"
+    assert agreement(_row("stronger", "supported")) == "same direction"
+    assert agreement(_row("stronger", "contradicted")) == "opposite"
+    assert agreement(_row("stronger", "open")) == "open"
+    # a level finding: supported by its equivalence test, contradicted by a difference
+    assert agreement(_row("level", "supported")) == "level"
+    assert agreement(_row("level", "contradicted")) == "differs"
+    assert agreement(_row("level", "open")) == "open"
 
 
 def test_the_findings_are_the_abstracts():
@@ -115,10 +111,11 @@ def test_a_findings_run_brings_every_games_duels_as_far_round_by_round(monkeypat
     from chameleon_lab.analysis import headtohead, papers
     from chameleon_lab.analysis.headtohead import DuelPlan
 
-    calls = []
+    calls, tests = [], {}
 
     def fake_run_duel(session, folder, plan):
         calls.append((session.game, session.name, Path(folder), plan.max_blocks))
+        tests[session.game, tuple(session.agents)] = plan.sprt
         return None, SimpleNamespace(decision="continue")
 
     class Played(Exception):
@@ -138,3 +135,7 @@ def test_a_findings_run_brings_every_games_duels_as_far_round_by_round(monkeypat
     first_round = calls[: sum(per_game.values())]
     assert Counter(c[0] for c in first_round) == per_game
     assert all(folder == tmp_path / game for game, _, folder, _ in calls)
+    # Rolit's level finding stops by the level test, Focus's BRS-Paranoid by the plan's
+    level = {key for key, test in tests.items() if test != DuelPlan().sprt}
+    assert level == {("rolit", ("brs", "paranoid"))}
+    assert tests["rolit", ("brs", "paranoid")] == LevelSPRT(50.0)

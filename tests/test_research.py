@@ -470,7 +470,7 @@ def test_notebook_12s_findings_are_recomputed_from_their_records_and_paged(tmp_p
         plan=DuelPlan(sprt=SPRT(elo0=0.0, elo1=50.0), batch=2, max_blocks=2, workers=1,
                       progress=False),
     )  # fmt: skip
-    played = findings_table(verdicts, q["margin_elo"], t)
+    played = findings_table(verdicts, t)
     tables = recompute_papers(q, records)
     assert_same_tables(played, tables["papers_findings"], "papers_findings")
     assert len(played) == 5 and (played["games"] == 12).all()

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from chameleon_lab.analysis.sequential import (
     PENTANOMIAL_VALUES,
     SPRT,
+    LevelSPRT,
     elo_to_score,
     error_rates,
     first_crossings,
@@ -385,3 +386,49 @@ def test_elo_model_ends_and_arrays() -> None:
     assert isinstance(scores, np.ndarray) and scores.shape == (2, 2)
     assert scores == pytest.approx(np.vectorize(logistic)(elos), rel=1e-12)
     assert score_to_elo(scores) == pytest.approx(elos)
+
+
+# --- the level test: two one-sided SPRTs, one each way ---------------------------------
+
+
+def _pair_by_hand(scores: list[float], margin: float) -> tuple[str, int]:
+    """The rule of :class:`LevelSPRT` from two plain SPRTs, one on the scores, one on
+    the rival's (1 - score): the first H1 decides, both H0 mean level."""
+    one = SPRT(0.0, margin)
+    a = sequential_test(scores, one)
+    b = sequential_test([1.0 - x for x in scores], one)
+    h1 = [r.blocks for r in (a, b) if r.decision == "H1"]
+    if h1:
+        return "H1", min(h1)
+    if a.decision == b.decision == "H0":
+        return "H0", max(a.blocks, b.blocks)
+    return "continue", len(scores)
+
+
+@given(st.lists(st.sampled_from(PENTANOMIAL_VALUES), max_size=150), st.sampled_from([30, 50, 100]))
+def test_level_test_is_the_two_one_sided_tests(scores: list[float], margin: float) -> None:
+    result = sequential_test(scores, LevelSPRT(margin))
+    assert (result.decision, result.blocks) == _pair_by_hand(scores, margin)
+    if scores:
+        assert result.score == pytest.approx(np.mean(scores[: result.blocks]))
+
+
+@pytest.mark.parametrize("elo", [-50.0, 0.0, 50.0])
+def test_level_test_error_rates(elo: float) -> None:
+    """No gap: called "differs" at most 2 alpha of the time (either one-sided test);
+    a gap of the margin either way: called "level" at most beta of the time."""
+    runs = 600
+    x = simulate_blocks(pentanomial(elo, 0.3), PENTANOMIAL_VALUES, (runs, MAX_BLOCKS), 11)
+    decisions = [sequential_test(row, LevelSPRT(50.0)).decision for row in x]
+    wrong = decisions.count("H1" if elo == 0 else "H0") / runs
+    bound = 2 * ALPHA if elo == 0 else BETA
+    assert wrong <= bound + three_se(bound, runs)
+    assert decisions.count("continue") <= runs // 100
+
+
+def test_level_test_bad_input() -> None:
+    for margin in (0.0, -10.0, math.nan):
+        with pytest.raises(ValueError, match="margin_elo"):
+            LevelSPRT(margin)
+    with pytest.raises(ValueError, match=r"alpha=0\.7"):
+        LevelSPRT(50.0, alpha=0.7)

@@ -24,7 +24,8 @@ of a suite of distinct openings is one *block* of those configurations
   blocks, a two-sided sign-flip test of "no difference" on the block scores, Holm's
   correction across all claims of the study, a verdict (supported, contradicted,
   open) and, for an open one, the smallest gap the run could have detected with 80 %
-  power.
+  power; a claim that two agents are level adds the equivalence test :func:`level_p`
+  to the family, and is stopped by a :class:`~.sequential.LevelSPRT`.
 
 The SPRT is the stopping rule; the verdict is the corrected fixed-sample test on the
 blocks played (after an SPRT stop its p-value is slightly optimistic, as after any
@@ -41,6 +42,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from statsmodels.stats.weightstats import DescrStatsW
 
 from ..checks import whole_number
 from ..games.registry import game_entry
@@ -54,7 +56,7 @@ from ..tournament import (
 )
 from .claims import elo_of_gap, holm, sign_flip_detectable_gap, sign_flip_p, verdict
 from .ranking import finishing_places
-from .sequential import SPRT, fixed_games, score_to_elo, sequential_test
+from .sequential import SPRT, LevelSPRT, elo_to_score, fixed_games, score_to_elo, sequential_test
 from .stats import time_per_move
 
 #: The SPRT a duel runs unless told otherwise: H0 "no stronger" (0 Elo) against H1
@@ -65,19 +67,20 @@ DEFAULT_SPRT = SPRT(elo0=0.0, elo1=50.0, alpha=0.05, beta=0.05)
 @dataclass(frozen=True, kw_only=True)
 class DuelPlan:
     """How a duel is played and when it stops: blocks ``batch`` at a time, the
-    sequential test ``sprt`` looking after each batch, at most ``max_blocks`` blocks
+    sequential test ``sprt`` (an :class:`SPRT`, or a :class:`LevelSPRT` for a claim
+    that two agents are level) looking after each batch, at most ``max_blocks`` blocks
     (then the duel is undecided); ``workers`` processes (None: all cores) and a
     progress bar. Checked when made, naming what is wrong."""
 
-    sprt: SPRT = DEFAULT_SPRT
+    sprt: SPRT | LevelSPRT = DEFAULT_SPRT
     batch: int = 2
     max_blocks: int = 2
     workers: int | None = None
     progress: bool = True
 
     def __post_init__(self) -> None:
-        if not isinstance(self.sprt, SPRT):
-            raise ValueError(f"sprt must be an SPRT, got {self.sprt!r}")
+        if not isinstance(self.sprt, SPRT | LevelSPRT):
+            raise ValueError(f"sprt must be an SPRT or a LevelSPRT, got {self.sprt!r}")
         whole_number("batch", self.batch)
         whole_number("max_blocks", self.max_blocks)
         workers = whole_number("workers", self.workers, none=True, what=" (all cores)")
@@ -325,22 +328,26 @@ def duel_tables(
     return concat_tables(parts), pd.DataFrame(rows)
 
 
-def play_in_rounds(duels: Sequence[tuple[Session, Path]], plan: DuelPlan) -> None:
-    """Bring every duel (a session and its records folder) to its decision
-    ``plan.batch`` blocks a round: round r plays each still undecided duel up to
-    ``r * batch`` blocks (:func:`run_duel` resumes its records and checks its SPRT
-    after every ``batch`` blocks, so the stopping block is the one a duel played alone
-    reaches). The duels may be of several games (each with its folder): a run stopped
-    at any time has brought all of them about as far, the last game's as the first's."""
-    undecided = list(duels)
+def play_in_rounds(
+    duels: Sequence[tuple[Session, Path] | tuple[Session, Path, SPRT | LevelSPRT]],
+    plan: DuelPlan,
+) -> None:
+    """Bring every duel (a session, its records folder and, if it has its own, its
+    sequential test instead of ``plan.sprt``) to its decision ``plan.batch`` blocks a
+    round: round r plays each still undecided duel up to ``r * batch`` blocks
+    (:func:`run_duel` resumes its records and checks its test after every ``batch``
+    blocks, so the stopping block is the one a duel played alone reaches). The duels
+    may be of several games (each with its folder): a run stopped at any time has
+    brought all of them about as far, the last game's as the first's."""
+    undecided = [(d[0], d[1], d[2] if len(d) > 2 else plan.sprt) for d in duels]
     cap = 0
     while undecided and cap < plan.max_blocks:
         cap = min(plan.max_blocks, cap + plan.batch)
         still = []
-        for session, folder in undecided:
-            _, result = run_duel(session, folder, dataclasses.replace(plan, max_blocks=cap))
-            if result.decision == "continue":
-                still.append((session, folder))
+        for session, folder, sprt in undecided:
+            own = dataclasses.replace(plan, max_blocks=cap, sprt=sprt)
+            if run_duel(session, folder, own)[1].decision == "continue":
+                still.append((session, folder, sprt))
         undecided = still
 
 
@@ -415,16 +422,31 @@ def block_estimate(scores: np.ndarray, seed: int = 0) -> tuple[float, float, flo
 
 
 def claim_verdicts(
-    duels: pd.DataFrame, *, alpha: float = 0.05, power: float = 0.8, seed: int = 0
+    duels: pd.DataFrame,
+    *,
+    alpha: float = 0.05,
+    power: float = 0.8,
+    seed: int = 0,
+    level: Sequence[bool] | None = None,
+    margin_elo: float = 50.0,
 ) -> pd.DataFrame:
     """One row per duel of :func:`duel_study`: the Elo difference with a 95 % bootstrap
     interval over blocks, the sign-flip p-value, Holm's adjusted p-value across every
     duel of the table, the verdict, and the smallest Elo gap the blocks played could
     have detected with ``power`` at Holm's strictest level ``alpha / m`` (``m`` duels):
-    for an open verdict, what the run could not have seen."""
-    level = alpha / max(len(duels), 1)
+    for an open verdict, what the run could not have seen.
+
+    ``level`` marks the rows whose claim is that the two agents are level (within
+    ``margin_elo`` either way): each adds a second hypothesis to Holm's family, the
+    equivalence test :func:`level_p` (columns ``p_level`` and ``p_level_holm``), and
+    its verdict is "supported" when that one is rejected (level shown), "contradicted"
+    when "no difference" is (they differ), else "open"."""
+    level_rows = np.zeros(len(duels), bool) if level is None else np.asarray(level, bool)
+    if level_rows.shape != (len(duels),):
+        raise ValueError(f"level must give one truth value per duel ({len(duels)})")
+    family = len(duels) + int(level_rows.sum())
     rows = []
-    for row in duels.itertuples():
+    for row, is_level in zip(duels.itertuples(), level_rows, strict=True):
         scores = np.asarray(row.scores, dtype=float)
         elo, low, high = block_estimate(scores, seed)
         rows.append(
@@ -433,17 +455,48 @@ def claim_verdicts(
                 "elo_low": low,
                 "elo_high": high,
                 "p_value": sign_flip_p(scores - 0.5),
-                "detectable_elo": _detectable(scores, level, power),
+                "p_level": level_p(scores, margin_elo) if is_level else np.nan,
+                "detectable_elo": _detectable(scores, alpha / max(family, 1), power),
             }
         )
     out = pd.concat(
         [duels.drop(columns="scores").reset_index(drop=True), pd.DataFrame(rows)], axis=1
     )
-    out["p_holm"] = holm(out["p_value"].to_numpy()) if len(out) else []
+    tested = np.concatenate([out["p_value"].to_numpy(), out["p_level"].to_numpy()[level_rows]])
+    adjusted = holm(tested) if family else np.zeros(0)
+    out["p_holm"] = adjusted[: len(out)]
+    out["p_level_holm"] = np.nan
+    out.loc[level_rows, "p_level_holm"] = adjusted[len(out) :]
     out["verdict"] = [
-        verdict(p, e, alpha=alpha) for p, e in zip(out["p_holm"], out["elo"], strict=True)
+        _level_verdict(r.p_level_holm, r.p_holm, alpha)
+        if is_level
+        else verdict(r.p_holm, r.elo, alpha=alpha)
+        for r, is_level in zip(out.itertuples(), level_rows, strict=True)
     ]
+    if level is None:
+        out = out.drop(columns=["p_level", "p_level_holm"])
     return out
+
+
+def level_p(scores: np.ndarray, margin_elo: float) -> float:
+    """The p-value of "the two agents differ by ``margin_elo`` or more, either way"
+    from their block ``scores``: the larger of the two one-sided t-tests of the mean
+    score against ``elo_to_score(-margin_elo)`` and ``elo_to_score(margin_elo)``
+    (``statsmodels``' ``DescrStatsW.ttost_mean``). Blocks all alike: 0 inside the
+    margin, 1 outside; fewer than two blocks: 1."""
+    low, high = (float(elo_to_score(e)) for e in (-margin_elo, margin_elo))
+    if len(scores) < 2:
+        return 1.0
+    if np.ptp(scores) == 0:
+        return 0.0 if low < scores[0] < high else 1.0
+    return float(DescrStatsW(scores).ttost_mean(low, high)[0])
+
+
+def _level_verdict(p_level: float, p_differ: float, alpha: float) -> str:
+    """A level claim's verdict from its two Holm-adjusted p-values."""
+    if p_level < alpha:
+        return "supported"
+    return "contradicted" if p_differ < alpha else "open"
 
 
 def _undetected(gap: float) -> str:

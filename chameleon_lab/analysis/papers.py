@@ -14,7 +14,8 @@ sequential test per duel, Holm's correction across every duel of the run):
   a duel, all games' duels played in the same rounds, and the verdicts across all of
   them;
 * :func:`findings_table`: each finding beside ours: the same direction, the
-  opposite, level within the margin, or open with what the run could not detect;
+  opposite, level within the margin (an equivalence test, the duel stopped by a
+  :class:`~.sequential.LevelSPRT`), or open with what the run could not detect;
 * :func:`ply_positions` and :func:`pruning_table`: MaxN's, MaxN-IS's and
   speculative MaxN's nodes at fixed depths on the same positions (Sturtevant 2003
   measured them on Chinese Checkers).
@@ -23,7 +24,7 @@ sequential test per duel, Holm's correction across every duel of the run):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ from .headtohead import (
     duel_tables,
     play_in_rounds,
 )
+from .sequential import LevelSPRT
 
 #: The games of the findings (the papers' Blokus is not in the library).
 GAMES = ("rolit", "chinesecheckers", "focus")
@@ -81,8 +83,8 @@ class Finding:
     found: str = "stronger"
 
     def claim(self) -> Claim:
-        """The finding as a head-to-head claim (a level one: that ``agent`` is
-        stronger, tested two-sided like every other)."""
+        """The finding as a head-to-head claim of ``agent`` over ``rival`` (a level
+        one is played and judged as :func:`findings_study` says)."""
         return Claim(self.source, self.text, self.agent, self.rival)
 
 
@@ -178,6 +180,7 @@ def findings_study(
     opening_plies: int = 4,
     alpha: float = 0.05,
     seed: int = 0,
+    margin_elo: float = 50.0,
 ) -> tuple[Any, pd.DataFrame]:
     """Every finding of every game in ``games`` at every player count and budget,
     head to head as ``plan`` says (:func:`~.headtohead.duel_sessions`, records in
@@ -186,8 +189,15 @@ def findings_study(
     game's findings as far as the first's), and the verdicts
     (:func:`~.headtohead.claim_verdicts`) with Holm's correction across all the duels
     of all the games; the games' tables and the verdicts, each row with its ``game``
-    and the finding's ``found``."""
+    and the finding's ``found``.
+
+    A "level" finding's duel stops by a :class:`~.sequential.LevelSPRT` (no gap of
+    ``margin_elo`` either way, the plan's error rates) instead of ``plan.sprt``, and
+    its verdict tests equivalence within ``margin_elo``
+    (:func:`~.headtohead.level_p`)."""
     game_params = dict(game_params or {})
+    errors = plan.sprt.alpha, plan.sprt.beta, plan.sprt.prior_blocks
+    level_plan = replace(plan, sprt=LevelSPRT(margin_elo, *errors))
     planned = {
         game: duel_sessions(
             [f.claim() for f in findings_on(game)], paper_agents(game), players, budgets_ms,
@@ -196,43 +206,51 @@ def findings_study(
         )
         for game in games
     }  # fmt: skip
-    play_in_rounds([(d[3], Path(folder) / g) for g, ds in planned.items() for d in ds], plan)
+    found = {f.text: f.found for f in FINDINGS}
+
+    def plan_of(claim: Claim) -> DuelPlan:
+        return level_plan if found[claim.text] == "level" else plan
+
+    play_in_rounds(
+        [(d[3], Path(folder) / g, plan_of(d[0]).sprt) for g, ds in planned.items() for d in ds],
+        plan,
+    )
     parts, rows = [], []
     for game, planned_duels in planned.items():
-        t, duels = duel_tables(planned_duels, Path(folder) / game, plan)
-        found = {f.text: f.found for f in findings_on(game)}
+        each = [duel_tables([d], Path(folder) / game, plan_of(d[0])) for d in planned_duels]
+        t = concat_tables([e[0] for e in each])
+        duels = pd.concat([e[1] for e in each], ignore_index=True)
         for df in (t.games, t.seats, t.moves):
             df["game_name"] = game
         parts.append(t)
         rows.append(duels.assign(game=game, found=duels["text"].map(found)))
     duels = pd.concat(rows, ignore_index=True)
-    verdicts = claim_verdicts(duels, alpha=alpha, seed=seed)
+    verdicts = claim_verdicts(
+        duels, alpha=alpha, seed=seed, level=duels["found"].eq("level"), margin_elo=margin_elo
+    )
     return concat_tables(parts), verdicts
 
 
-def agreement(row: Any, margin_elo: float) -> str:
+def agreement(row: Any) -> str:
     """How a verdict row of :func:`findings_study` stands to its finding: for a
     "stronger" finding "same direction" (supported), "opposite" (contradicted) or
-    "open"; for a "level" one "differs" when the test decided either way, "level"
-    when the 95 % interval lies within ``+- margin_elo`` (two one-sided tests at
-    2.5 % each), else "open"."""
+    "open"; for a "level" one "level" (equivalence within the margin shown),
+    "differs" (a difference shown) or "open"."""
     if row.found == "stronger":
         return {"supported": "same direction", "contradicted": "opposite"}.get(row.verdict, "open")
-    if row.verdict != "open":
-        return "differs"
-    inside = -margin_elo < row.elo_low and row.elo_high < margin_elo
-    return "level" if inside else "open"
+    return {"supported": "level", "contradicted": "differs"}.get(row.verdict, "open")
 
 
-def findings_table(verdicts: pd.DataFrame, margin_elo: float, t: Any = None) -> pd.DataFrame:
+def findings_table(verdicts: pd.DataFrame, t: Any = None) -> pd.DataFrame:
     """One row per finding, game, player count and budget: what the paper found, our
     Elo difference with its interval, verdict and :func:`agreement`, what the run
     could not detect, and with the duels' tables ``t`` its cost (:func:`play_seconds`)."""
     out = verdicts.copy()
-    out["ours"] = [agreement(r, margin_elo) for r in out.itertuples()]
+    out["ours"] = [agreement(r) for r in out.itertuples()]
     cols = [
         "game", "source", "text", "found", "players", "budget_ms", "budget", "elo", "elo_low",
-        "elo_high", "p_holm", "verdict", "ours", "detectable_elo", "sprt", "blocks", "games",
+        "elo_high", "p_holm", "p_level_holm", "verdict", "ours", "detectable_elo", "sprt",
+        "blocks", "games",
     ]  # fmt: skip
     out = out[[c for c in cols if c in out]]
     if t is not None:

@@ -307,9 +307,9 @@ def recompute_papers(
         t, verdicts = findings_study(
             q["games"], q["players"], q["budgets_ms"], Path(records_dir) / "papers",
             game_params=game_params, plan=_plan(q), opening_plies=q["opening_plies"],
-            alpha=q["alpha"], seed=q["seed"],
+            alpha=q["alpha"], seed=q["seed"], margin_elo=q["margin_elo"],
         )  # fmt: skip
-    return {"papers_findings": findings_table(verdicts, q["margin_elo"], t)}
+    return {"papers_findings": findings_table(verdicts, t)}
 
 
 def _elo(row: pd.Series) -> str:

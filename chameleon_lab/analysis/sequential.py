@@ -22,6 +22,8 @@ GSPRT", https://www.cantate.be/Fishtest/GSPRT_approximation.pdf, equation 2.1; F
 * :func:`elo_to_score`, :func:`score_to_elo`: the logistic Elo model.
 * :class:`SPRT`: the test's parameters, Wald's bounds and the log-likelihood ratio of a
   list of block scores; :meth:`SPRT.status` reads it as a :class:`SPRTResult`.
+* :class:`LevelSPRT`: two one-sided SPRTs, one each way, for the claim that two agents
+  are level (no gap of a margin either way).
 * :func:`sequential_test`: the decision at the first block where the log-likelihood
   ratio leaves Wald's bounds, the same however many blocks were played past it.
 * :func:`first_crossings`: the same for many rows of block scores at once.
@@ -370,7 +372,7 @@ def first_crossings(
     return decisions, (stop + 1).astype(np.int64), at_stop
 
 
-def sequential_test(scores: ArrayLike, sprt: SPRT) -> SPRTResult:
+def sequential_test(scores: ArrayLike, sprt: SPRT | LevelSPRT) -> SPRTResult:
     """The sequential test over ``scores``, stopped at the first block where the
     log-likelihood ratio leaves [``lower``, ``upper``].
 
@@ -383,8 +385,8 @@ def sequential_test(scores: ArrayLike, sprt: SPRT) -> SPRTResult:
     Parameters
         scores : array_like
             Block scores of A against B in [0, 1] (1-D, in the order played).
-        sprt : SPRT
-            The test.
+        sprt : SPRT or LevelSPRT
+            The test (a :class:`LevelSPRT`: "H0" level, "H1" they differ).
 
     Returns
         SPRTResult
@@ -393,9 +395,67 @@ def sequential_test(scores: ArrayLike, sprt: SPRT) -> SPRTResult:
     """
     x = _block_scores(scores)
     if x.size == 0:
-        return _result(sprt, x, 0.0, "continue")
+        return _result(sprt if isinstance(sprt, SPRT) else sprt.ahead, x, 0.0, "continue")
+    if isinstance(sprt, LevelSPRT):
+        return _level_test(x, sprt)
     decisions, blocks, llr = first_crossings(x[np.newaxis, :], sprt)
     return _result(sprt, x[: int(blocks[0])], float(llr[0]), _DECISIONS[int(decisions[0])])
+
+
+@dataclass(frozen=True)
+class LevelSPRT:
+    """A sequential test that two agents are level: the one-sided :class:`SPRT`
+    ``ahead`` ("A is ``margin_elo`` stronger" against "level") on the block scores
+    ``x`` and the same test on ``1 - x`` (B ``margin_elo`` stronger), side by side.
+
+    The one-sided SPRT of a "stronger" claim stops at H0 as soon as a gap of
+    ``margin_elo`` in A's favour is unlikely, however likely one in B's favour is, so it
+    cannot establish that two agents are level. This pair can: it decides "H0" (level:
+    neither is ``margin_elo`` stronger) once both tests have accepted their H0, and "H1"
+    (they differ) as soon as either accepts its H1; until then it continues. Each
+    wrong "level" (a gap of ``margin_elo`` or more either way) has probability at most
+    ``beta``; a wrong "differs" (no gap) at most ``2 alpha`` (either test).
+
+    Attributes
+        margin_elo : float
+            The gap either way that "level" excludes, finite and positive.
+        alpha, beta, prior_blocks : float
+            As in :class:`SPRT`, for each of the two tests.
+    """
+
+    margin_elo: float = 50.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    prior_blocks: float = 2.0
+
+    def __post_init__(self) -> None:
+        if _finite("margin_elo", self.margin_elo) <= 0:
+            raise ValueError(f"margin_elo={self.margin_elo!r} must be above 0")
+        _ = self.ahead  # the one-sided test checks alpha, beta and prior_blocks
+
+    @property
+    def ahead(self) -> SPRT:
+        """The test of "A is ``margin_elo`` stronger" against "level"."""
+        return SPRT(0.0, self.margin_elo, self.alpha, self.beta, self.prior_blocks)
+
+
+def _level_test(x: NDArray[np.float64], test: LevelSPRT) -> SPRTResult:
+    """:func:`sequential_test` of a :class:`LevelSPRT`: the two tests' first crossings
+    combined (the first "H1" decides; else the later "H0" once both have one); the
+    ratio and bounds reported are those of the test that decided last (A's while both
+    continue)."""
+    pair = np.stack([x, 1.0 - x])
+    decisions, blocks, llr = first_crossings(pair, test.ahead)
+    crossed = decisions != 0
+    if (decisions == 1).any():
+        i = int(np.argmin(np.where(decisions == 1, blocks, x.size + 1)))
+        decision: _Decision = "H1"
+    elif crossed.all():
+        i, decision = int(np.argmax(blocks)), "H0"
+    else:
+        i, decision = int(np.argmin(crossed)), "continue"
+    n = int(blocks[i]) if decision != "continue" else x.size
+    return _result(test.ahead, x[:n], float(llr[i]), decision)
 
 
 @dataclass(frozen=True)
