@@ -640,7 +640,8 @@ def _close_research_run(
 ) -> None:  # fmt: skip
     """Pack the records a research notebook wrote, log its run (cost included, the commit
     ``started`` it began at and the machine's ``load`` while it ran) in the research
-    folder (the parent of its data folder) and write the results page."""
+    folder (the parent of its data folder), leave the standing of an interrupted run of
+    a notebook that has one (:func:`_write_interim`) and write the results page."""
     from .analysis.research import log_run, write_page
     from .tournament import pack_records
 
@@ -649,7 +650,30 @@ def _close_research_run(
         pack_records(data / "records")
     log_run(data.parent, name, params, seconds, interrupted=not finished,
             commit=started, load=load)  # fmt: skip
+    _write_interim(name, params, data, finished)
     write_page(data.parent)
+
+
+def _write_interim(name: str, params: dict[str, Any], data: Path, finished: bool) -> None:
+    """After an interrupted run of a notebook of :data:`~.analysis.research.INTERIM`,
+    write where its duels stand (read from the records, nothing played) as CSV tables in
+    ``data``; after a finished one, remove them (its own tables replace them)."""
+    from .analysis.research import INTERIM
+    from .files import atomic_write
+
+    if name not in INTERIM:
+        return
+    if finished:
+        for path in data.glob("*_interim.csv"):
+            path.unlink()
+        return
+    try:
+        tables = INTERIM[name](params, data / "records")
+    except ValueError as exc:  # nothing recorded yet: no standing to show
+        print(f"{name}: no interim standing ({exc})", file=sys.stderr)
+        return
+    for table_name, table in tables.items():
+        atomic_write(data / f"{table_name}.csv", lambda p, t=table: t.to_csv(p, index=False))
 
 
 def profile_problems(folder: str | Path, files: Sequence[Path] | None = None) -> list[str]:

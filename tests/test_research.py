@@ -97,7 +97,8 @@ CLOSE = {
     "learning_verdicts": ["elo", "elo_low", "elo_high", "p_value", "p_holm", "detectable_elo"],
     "learning_strength": ["elo", "elo_low", "elo_high"],
     "learning_net_strength": ["holdout_mse", "elo", "elo_low", "elo_high"],
-    "papers_findings": ["elo", "elo_low", "elo_high", "p_holm", "detectable_elo", "play_seconds"],
+    "papers_findings": ["elo", "elo_low", "elo_high", "p_holm", "p_level_holm", "detectable_elo",
+                        "play_seconds"],
 }  # fmt: skip
 
 
@@ -480,6 +481,35 @@ def test_notebook_12s_findings_are_recomputed_from_their_records_and_paged(tmp_p
     assert f"{len(played)} duels (finding, game, player count, budget)" in page
     with pytest.raises(MissingGames):
         recompute_papers({**q, "max_blocks": 4}, records)
+    _an_interrupted_runs_standing(q, records, played, tmp_path)
+
+
+def _an_interrupted_runs_standing(q, records, played, tmp_path):
+    """The same run read as an interrupted one planned to 4 blocks: each duel as far as
+    its records go (2 blocks: the table it had), nothing played; a duel without records
+    is left out; the batch writes the standing after an interrupted run and removes it
+    after a finished one; the page shows it until a finished run's table exists."""
+    from chameleon_lab.analysis.research import recompute_papers
+    from chameleon_lab.batch import _write_interim
+
+    longer = {**q, "max_blocks": 4}
+    standing = recompute_papers(longer, records, interim=True)["papers_findings_interim"]
+    assert_same_tables(played, standing, "papers_findings")
+    first = next((records / "papers" / "focus").glob("duel-*"))
+    first.rename(tmp_path / first.name)
+    data = tmp_path / "data"
+    _write_interim("12_the_papers_games", longer, data, finished=False)
+    interim = pd.read_csv(data / "papers_findings_interim.csv")
+    assert len(interim) == 4 and set(interim["text"]) < set(played["text"])
+    (data / "papers_findings.csv").unlink()
+    page = write_page(tmp_path).read_text()
+    assert "**Interim: no run has finished.**" in page and "4 duels (finding" in page
+    _write_interim("12_the_papers_games", longer, data, finished=True)
+    assert not (data / "papers_findings_interim.csv").exists()
+    for path in (records / "papers" / "focus").glob("duel-*"):
+        path.unlink()
+    _write_interim("12_the_papers_games", longer, data, finished=False)  # says so, no file
+    assert not (data / "papers_findings_interim.csv").exists()
 
 
 def test_every_committed_research_session_gives_each_block_its_own_opening():

@@ -223,10 +223,9 @@ def run_duel(
     path = session.records_file(Path(folder))
     batch, max_blocks = plan.batch, plan.max_blocks
     with reading_once():  # the file is read thrice a round: parsed once while unchanged
-        recorded = _blocks_recorded(dataclasses.replace(session, repetitions=max_blocks), path)
         # resume at the last check point the records reach (a run with this batch stopped
         # there or later): checking the points before it again would find them undecided
-        blocks = min(max_blocks, max(batch, recorded - recorded % batch))
+        blocks = max(min(batch, max_blocks), recorded_batches(session, folder, plan))
         while True:
             current = dataclasses.replace(session, repetitions=blocks)
             run_session(current, path, workers=plan.workers, progress=plan.progress).complete(
@@ -237,6 +236,14 @@ def run_duel(
             if result.decision != "continue" or blocks >= max_blocks:
                 return t, result
             blocks = min(max_blocks, blocks + batch)
+
+
+def recorded_batches(session: Session, folder: str | Path, plan: DuelPlan) -> int:
+    """The blocks of ``session``'s duel its records in ``folder`` hold, in whole
+    batches of ``plan.batch`` (its last check point), at most ``plan.max_blocks``."""
+    path = session.records_file(Path(folder))
+    recorded = _blocks_recorded(dataclasses.replace(session, repetitions=plan.max_blocks), path)
+    return min(plan.max_blocks, recorded - recorded % plan.batch)
 
 
 def _blocks_recorded(session: Session, path: Path) -> int:

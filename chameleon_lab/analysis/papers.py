@@ -23,7 +23,7 @@ sequential test per duel, Holm's correction across every duel of the run):
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -32,18 +32,21 @@ import pandas as pd
 
 from ..games.registry import get_game
 from ..games.registry import resolve_params as _resolve
+from ..tournament import records_only
 from ..tournament.designs import opening_suite
 from .beyond import LADDER_AGENTS
 from .efficiency import nodes_per_depth, pruning
 from .headtohead import (
     DEFAULT_PLAN,
     Claim,
+    Duel,
     DuelPlan,
     claim_verdicts,
     concat_tables,
     duel_sessions,
     duel_tables,
     play_in_rounds,
+    recorded_batches,
 )
 from .sequential import LevelSPRT
 
@@ -181,6 +184,7 @@ def findings_study(
     alpha: float = 0.05,
     seed: int = 0,
     margin_elo: float = 50.0,
+    interim: bool = False,
 ) -> tuple[Any, pd.DataFrame]:
     """Every finding of every game in ``games`` at every player count and budget,
     head to head as ``plan`` says (:func:`~.headtohead.duel_sessions`, records in
@@ -194,7 +198,12 @@ def findings_study(
     A "level" finding's duel stops by a :class:`~.sequential.LevelSPRT` (no gap of
     ``margin_elo`` either way, the plan's error rates) instead of ``plan.sprt``, and
     its verdict tests equivalence within ``margin_elo``
-    (:func:`~.headtohead.level_p`)."""
+    (:func:`~.headtohead.level_p`).
+
+    ``interim``: play nothing (:func:`~chameleon_lab.tournament.records_only`) and read
+    each duel as far as its records go in whole batches
+    (:func:`~.headtohead.recorded_batches`), leaving out a duel without one: where an
+    interrupted run stands, judged as a finished one would be on those blocks."""
     game_params = dict(game_params or {})
     errors = plan.sprt.alpha, plan.sprt.beta, plan.sprt.prior_blocks
     level_plan = replace(plan, sprt=LevelSPRT(margin_elo, *errors))
@@ -208,16 +217,54 @@ def findings_study(
     }  # fmt: skip
     found = {f.text: f.found for f in FINDINGS}
 
-    def plan_of(claim: Claim) -> DuelPlan:
-        return level_plan if found[claim.text] == "level" else plan
+    def plan_of(duel: Duel) -> DuelPlan:
+        return level_plan if found[duel[0].text] == "level" else plan
 
+    if interim:
+        return _interim(planned, Path(folder), plan_of, alpha=alpha, seed=seed,
+                        margin_elo=margin_elo)  # fmt: skip
     play_in_rounds(
-        [(d[3], Path(folder) / g, plan_of(d[0]).sprt) for g, ds in planned.items() for d in ds],
+        [(d[3], Path(folder) / g, plan_of(d).sprt) for g, ds in planned.items() for d in ds],
         plan,
     )
+    return _judged(planned, Path(folder), plan_of, alpha=alpha, seed=seed, margin_elo=margin_elo)
+
+
+def _interim(
+    planned: Mapping[str, Sequence[Duel]], folder: Path, plan_of: Callable[[Duel], DuelPlan],
+    **judging: Any,
+) -> tuple[Any, pd.DataFrame]:  # fmt: skip
+    """:func:`findings_study`'s ``interim`` reading: each duel capped at its recorded
+    batches, none played."""
+    capped: dict[str, list[Duel]] = {}
+    plans: dict[tuple[str, str], DuelPlan] = {}
+    for game, duels in planned.items():
+        for d in duels:
+            blocks = recorded_batches(d[3], folder / game, plan_of(d))
+            if blocks:
+                capped.setdefault(game, []).append(d)
+                plans[game, d[3].name] = replace(plan_of(d), max_blocks=blocks)
+    if not capped:
+        raise ValueError(f"no duel of the study has a batch of blocks recorded in {folder}")
+    with records_only():
+        return _judged(capped, folder, lambda d: plans[d[3].game, d[3].name], **judging)
+
+
+def _judged(
+    planned: Mapping[str, Sequence[Duel]],
+    folder: Path,
+    plan_of: Callable[[Duel], DuelPlan],
+    *,
+    alpha: float,
+    seed: int,
+    margin_elo: float,
+) -> tuple[Any, pd.DataFrame]:
+    """The tables and Holm-corrected verdicts of ``planned`` duels as their plans take
+    them (:func:`~.headtohead.duel_tables`, playing what the records lack)."""
+    found = {f.text: f.found for f in FINDINGS}
     parts, rows = [], []
     for game, planned_duels in planned.items():
-        each = [duel_tables([d], Path(folder) / game, plan_of(d[0])) for d in planned_duels]
+        each = [duel_tables([d], folder / game, plan_of(d)) for d in planned_duels]
         t = concat_tables([e[0] for e in each])
         duels = pd.concat([e[1] for e in each], ignore_index=True)
         for df in (t.games, t.seats, t.moves):

@@ -24,6 +24,7 @@ import json
 import os
 import platform
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -293,11 +294,13 @@ def recompute_learning(
 
 
 def recompute_papers(
-    parameters: dict[str, Any], records_dir: str | Path
+    parameters: dict[str, Any], records_dir: str | Path, *, interim: bool = False
 ) -> dict[str, pd.DataFrame]:
     """Notebook 12's findings table (``papers_findings``) recomputed from the duel
     records in ``records_dir`` (the folder holding ``papers/``) for a run with
-    ``parameters`` (its logged ones), playing no game."""
+    ``parameters`` (its logged ones), playing no game. ``interim``: the standing of an
+    interrupted run, each duel as far as its records go
+    (:func:`~.papers.findings_study`'s ``interim``), as ``papers_findings_interim``."""
     from ..tournament import records_only
     from .papers import findings_params, findings_study, findings_table
 
@@ -307,9 +310,17 @@ def recompute_papers(
         t, verdicts = findings_study(
             q["games"], q["players"], q["budgets_ms"], Path(records_dir) / "papers",
             game_params=game_params, plan=_plan(q), opening_plies=q["opening_plies"],
-            alpha=q["alpha"], seed=q["seed"], margin_elo=q["margin_elo"],
+            alpha=q["alpha"], seed=q["seed"], margin_elo=q["margin_elo"], interim=interim,
         )  # fmt: skip
-    return {"papers_findings": findings_table(verdicts, t)}
+    name = "papers_findings_interim" if interim else "papers_findings"
+    return {name: findings_table(verdicts, t)}
+
+
+#: The research notebooks whose interrupted runs leave a standing on the page: the
+#: function that reads it from the records (parameters, records folder -> tables).
+INTERIM: dict[str, Callable[[dict[str, Any], Path], dict[str, pd.DataFrame]]] = {
+    "12_the_papers_games": lambda q, records: recompute_papers(q, records, interim=True),
+}
 
 
 def _elo(row: pd.Series) -> str:
@@ -616,10 +627,14 @@ def _section_beyond(data: Path) -> list[str]:
 
 
 def _section_papers(data: Path) -> list[str]:
-    """Notebook 12: each published finding on its own game beside ours."""
+    """Notebook 12: each published finding on its own game beside ours (an interrupted
+    run's standing, :data:`INTERIM`, until a run finishes)."""
     path = data / "papers_findings.csv"
-    if not path.exists():
-        return []
+    interim = not path.exists()
+    if interim:
+        path = data / "papers_findings_interim.csv"
+        if not path.exists():
+            return []
     table = pd.read_csv(path)
     counts = table["ours"].value_counts()
     test = _test_text(data.parent, "12_the_papers_games")
@@ -633,28 +648,41 @@ def _section_papers(data: Path) -> list[str]:
             "ours": table["ours"],
             "Elo [95 %]": table.apply(_elo, axis=1),
             "Holm p": table["p_holm"].map(lambda p: f"{p:.3g}"),
+            "Holm p of a gap": table["p_level_holm"].map(
+                lambda p: "" if pd.isna(p) else f"{p:.3g}"
+            ),
+            "SPRT": table["sprt"],
             "blocks": table["blocks"],
             "games": table["games"],
             "80 % power from (Elo)": table["detectable_elo"].map(_detectable),
             "play (min)": (table["play_seconds"] / 60).map(lambda m: f"{m:.1f}"),
         }
     )
+    standing = (
+        "**Interim: no run has finished.** Where the last, interrupted run left each duel "
+        "(as far as its records go in whole batches; duels not yet played are missing), "
+        "judged as a finished run would judge those blocks; an SPRT still at `continue` "
+        "will play on. "
+        if interim
+        else ""
+    )
     return [
         "## Notebook 12: the papers' findings on their own games",
         "",
-        f"{len(table)} duels (finding, game, player count, budget): "
+        standing
+        + f"{len(table)} duels (finding, game, player count, budget): "
         + ", ".join(
             f"{counts.get(v, 0)} {v}"
             for v in ("same direction", "level", "opposite", "differs", "open")
         )
         + f"; {table['play_seconds'].sum() / 3600:.1f} hours of play on one core. A "
         "stronger finding agrees when our Holm-corrected verdict goes its way; a level one "
-        "when the test finds no difference and the interval lies within the run's margin. " + test,
+        "when the equivalence test (Holm p of a gap of the run's margin) rejects a gap, and "
+        "differs when the sign-flip test rejects none. " + test,
         "",
         shown.to_markdown(index=False, disable_numparse=True),
         "",
-        "![The findings beside ours](figures/papers_findings.png)",
-        "",
+        *([] if interim else ["![The findings beside ours](figures/papers_findings.png)", ""]),
     ]
 
 
