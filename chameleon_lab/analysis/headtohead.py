@@ -67,8 +67,9 @@ DEFAULT_SPRT = SPRT(elo0=0.0, elo1=50.0, alpha=0.05, beta=0.05)
 @dataclass(frozen=True, kw_only=True)
 class DuelPlan:
     """How a duel is played and when it stops: blocks ``batch`` at a time, the
-    sequential test ``sprt`` (an :class:`SPRT`, or a :class:`LevelSPRT` for a claim
-    that two agents are level) looking after each batch, at most ``max_blocks`` blocks
+    sequential test ``sprt`` (an :class:`~.sequential.SPRT`, or a
+    :class:`~.sequential.LevelSPRT` for a claim that two agents are level) looking
+    after each batch, at most ``max_blocks`` blocks
     (then the duel is undecided); ``workers`` processes (None: all cores) and a
     progress bar. Checked when made, naming what is wrong."""
 

@@ -200,8 +200,8 @@ def findings_study(
     its verdict tests equivalence within ``margin_elo``
     (:func:`~.headtohead.level_p`).
 
-    ``interim``: play nothing (:func:`~chameleon_lab.tournament.records_only`) and read
-    each duel as far as its records go in whole batches
+    ``interim``: play nothing (:func:`~chameleon_lab.tournament.runner.records_only`)
+    and read each duel as far as its records go in whole batches
     (:func:`~.headtohead.recorded_batches`), leaving out a duel without one: where an
     interrupted run stands, judged as a finished one would be on those blocks."""
     game_params = dict(game_params or {})
