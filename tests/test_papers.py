@@ -139,3 +139,24 @@ def test_a_findings_run_brings_every_games_duels_as_far_round_by_round(monkeypat
     level = {key for key, test in tests.items() if test != DuelPlan().sprt}
     assert level == {("rolit", ("brs", "paranoid"))}
     assert tests["rolit", ("brs", "paranoid")] == LevelSPRT(50.0)
+
+
+def test_our_pruning_beside_sturtevants_count_ply_by_ply():
+    """His abstract's count: 100k of 1.2 million nodes at depth 6 (1/12); ours at the
+    deepest depth only, MaxN itself left out, each share to the power 1 / depth."""
+    import pandas as pd
+
+    from chameleon_lab.analysis.papers import STURTEVANT_2003, pruning_beside
+
+    assert STURTEVANT_2003.share == pytest.approx(1 / 12)
+    assert STURTEVANT_2003.per_ply == pytest.approx((1 / 12) ** (1 / 6))
+    shares = pd.DataFrame(
+        [(a, "ply 10", d, s) for a, d, s in [("maxn", 1, 1.0), ("maxn", 3, 1.0),
+                                              ("maxnsp", 1, 0.9), ("maxnsp", 3, 0.343),
+                                              ("maxnis", 3, 1.0)]],
+        columns=["algorithm", "phase", "depth", "share_of_maxn"],
+    )  # fmt: skip
+    beside = pruning_beside(shares)
+    assert list(beside["algorithm"]) == ["maxnsp", "maxnis"]
+    assert beside["per_ply"].to_numpy() == pytest.approx([0.7, 1.0])
+    assert (beside["published_share"] == STURTEVANT_2003.share).all()
