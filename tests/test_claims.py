@@ -26,6 +26,7 @@ from chameleon_lab.analysis.claims import (
     holm,
     paired_tost,
     sign_flip_detectable_gap,
+    sign_flip_min_blocks,
     sign_flip_p,
     tost,
     verdict,
@@ -368,3 +369,17 @@ def test_the_sign_flip_tests_detectable_gap_and_its_elo():
         s = 0.5 + delta
         assert 10 ** (elo_of_gap(delta) / 400) == pytest.approx(s / (1 - s))
     assert elo_of_gap(0.5) == elo_of_gap(0.7) == math.inf
+
+
+@pytest.mark.parametrize("level", [0.05, 0.01, 0.05 / 15, 0.05 / 60])
+def test_the_fewest_blocks_that_can_reach_a_level(level):
+    """n blocks that all go one way give the sign-flip test's smallest p-value, 2 / 2**n
+    (computed by the test itself): at the fewest blocks it reaches the level, with one
+    block less it cannot; by hand, 6 blocks for 0.05 and 12 for 0.05 / 60."""
+    n = sign_flip_min_blocks(level)
+    assert sign_flip_p(np.full(n, 0.25)) <= level < sign_flip_p(np.full(n - 1, 0.25))
+    assert sign_flip_detectable_gap(0.2, n, level, 0.8) < math.inf
+    assert sign_flip_detectable_gap(0.2, n - 1, level, 0.8) == math.inf
+    assert {0.05: 6, 0.05 / 60: 12}.get(level, n) == n
+    with pytest.raises(ValueError, match="level"):
+        sign_flip_min_blocks(0.0)

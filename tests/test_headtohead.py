@@ -151,6 +151,11 @@ def test_a_duel_stops_when_its_test_decides_and_resumes_without_replaying(tmp_pa
     _, result2 = run_duel(session, tmp_path, plan)
     assert path.read_text().splitlines() == lines and result2 == result
     assert len({tuple(r["opening"]) for r in read_records(path)}) == len(scores)
+    # a minimum of blocks: played on past the decision, which stays where it was
+    longer = dataclasses.replace(plan, min_blocks=len(scores) + 3)
+    t3, result3 = run_duel(session, tmp_path, longer)
+    assert len(block_scores(t3, "perfect", "random")) == len(scores) + 3
+    assert result3 == result
 
 
 def test_an_open_verdict_says_the_gap_it_had_power_for():
@@ -261,6 +266,29 @@ def test_a_study_plays_its_duels_in_rounds_and_drops_the_decided(monkeypatch):
         ("b", 6), ("c", 6),
         ("c", 7),
     ]  # fmt: skip
+
+
+def test_a_duel_decided_early_plays_on_to_its_minimum(monkeypatch):
+    """A duel decided at 2 blocks with min_blocks 6 is played on in its rounds to 6; one
+    undecided stops at max_blocks as before."""
+    from types import SimpleNamespace
+
+    from chameleon_lab.analysis import headtohead
+
+    calls = []
+
+    def fake_run_duel(session, folder, plan):
+        calls.append((session, plan.max_blocks, plan.min_blocks))
+        decided = session == "a" or plan.max_blocks >= 99
+        return None, SimpleNamespace(decision="H1" if decided else "continue")
+
+    monkeypatch.setattr(headtohead, "run_duel", fake_run_duel)
+    plan = DuelPlan(max_blocks=8, batch=2, min_blocks=6)
+    headtohead.play_in_rounds([("a", "f"), ("b", "f")], plan)
+    assert [c[:2] for c in calls if c[0] == "a"] == [("a", 2), ("a", 4), ("a", 6)]
+    assert [c[1] for c in calls if c[0] == "b"] == [2, 4, 6, 8]
+    with pytest.raises(ValueError, match="min_blocks must be a whole number >= 0"):
+        DuelPlan(min_blocks=-1)
 
 
 def test_a_resumed_duel_replays_its_records_once(tmp_path, monkeypatch):

@@ -111,11 +111,12 @@ def test_a_findings_run_brings_every_games_duels_as_far_round_by_round(monkeypat
     from chameleon_lab.analysis import headtohead, papers
     from chameleon_lab.analysis.headtohead import DuelPlan
 
-    calls, tests = [], {}
+    calls, tests, minimum = [], {}, set()
 
     def fake_run_duel(session, folder, plan):
         calls.append((session.game, session.name, Path(folder), plan.max_blocks))
         tests[session.game, tuple(session.agents)] = plan.sprt
+        minimum.add(plan.min_blocks)
         return None, SimpleNamespace(decision="continue")
 
     class Played(Exception):
@@ -139,6 +140,9 @@ def test_a_findings_run_brings_every_games_duels_as_far_round_by_round(monkeypat
     level = {key for key, test in tests.items() if test != DuelPlan().sprt}
     assert level == {("rolit", ("brs", "paranoid"))}
     assert tests["rolit", ("brs", "paranoid")] == LevelSPRT(50.0)
+    # 9 duels and 1 equivalence test: Holm's strictest level 0.005 needs 9 blocks
+    # (2 / 2**9 <= 0.005 < 2 / 2**8), 10 in batches of 2
+    assert minimum == {10}
 
 
 def test_our_pruning_beside_sturtevants_count_ply_by_ply():

@@ -13,7 +13,8 @@ tested with some p-value; this module turns tests into verdicts that do not over
 * :func:`paired_tost`: the same question for two versions of one agent played on the
   same blocks (paired by opening): the mean of the blocks' differences, a sign-flip
   test of "no difference" and two one-sided t-tests of "within the margin".
-* :func:`sign_flip_p`: the two-sided sign-flip (permutation) test of a zero mean.
+* :func:`sign_flip_p`: the two-sided sign-flip (permutation) test of a zero mean;
+  :func:`sign_flip_min_blocks` the fewest blocks that can reach a level with it.
 * :func:`detectable_mean_gap`, :func:`detectable_elo` and :func:`detectable_rate_gap`:
   the smallest gap a design detects with the given power, to say how large a
   difference an "open" verdict could still hide.
@@ -257,6 +258,14 @@ def sign_flip_detectable_gap(sd: float, blocks: int, level: float, power: float)
     if blocks < 2 or 2.0 ** (1 - blocks) > level:
         return math.inf
     return detectable_mean_gap(blocks, sd if sd > 0 else 0.5, alpha=level, power=power)
+
+
+def sign_flip_min_blocks(level: float) -> int:
+    """The fewest blocks whose two-sided sign-flip test (:func:`sign_flip_p`) can reach
+    ``level``: its smallest p-value is ``2 / 2**blocks``, so fewer blocks cannot decide
+    at that level whatever they show. ``level`` in (0, 1); else ``ValueError``."""
+    level = _check_probability(level, "level")
+    return max(2, math.ceil(1.0 - math.log2(level)))
 
 
 def detectable_rate_gap(

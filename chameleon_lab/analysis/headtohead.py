@@ -70,12 +70,15 @@ class DuelPlan:
     sequential test ``sprt`` (an :class:`~.sequential.SPRT`, or a
     :class:`~.sequential.LevelSPRT` for a claim that two agents are level) looking
     after each batch, at most ``max_blocks`` blocks
-    (then the duel is undecided); ``workers`` processes (None: all cores) and a
-    progress bar. Checked when made, naming what is wrong."""
+    (then the duel is undecided) and at least ``min_blocks`` (a decision earlier plays
+    on to them: fewer blocks than :func:`~.claims.sign_flip_min_blocks` of the
+    corrected level can never give a verdict); ``workers`` processes (None: all cores)
+    and a progress bar. Checked when made, naming what is wrong."""
 
     sprt: SPRT | LevelSPRT = DEFAULT_SPRT
     batch: int = 2
     max_blocks: int = 2
+    min_blocks: int = 0
     workers: int | None = None
     progress: bool = True
 
@@ -84,6 +87,7 @@ class DuelPlan:
             raise ValueError(f"sprt must be an SPRT or a LevelSPRT, got {self.sprt!r}")
         whole_number("batch", self.batch)
         whole_number("max_blocks", self.max_blocks)
+        whole_number("min_blocks", self.min_blocks, 0)
         workers = whole_number("workers", self.workers, none=True, what=" (all cores)")
         object.__setattr__(self, "workers", workers)
         if not isinstance(self.progress, bool):
@@ -234,7 +238,7 @@ def run_duel(
             )
             t = tables(session_records(path, current))
             result = sequential_test(block_scores(t, agent, rival).to_numpy(), plan.sprt)
-            if result.decision != "continue" or blocks >= max_blocks:
+            if _settled(result, blocks, plan) or blocks >= max_blocks:
                 return t, result
             blocks = min(max_blocks, blocks + batch)
 
@@ -245,6 +249,12 @@ def recorded_batches(session: Session, folder: str | Path, plan: DuelPlan) -> in
     path = session.records_file(Path(folder))
     recorded = _blocks_recorded(dataclasses.replace(session, repetitions=plan.max_blocks), path)
     return min(plan.max_blocks, recorded - recorded % plan.batch)
+
+
+def _settled(result: Any, blocks: int, plan: DuelPlan) -> bool:
+    """Whether a duel that played ``blocks`` blocks and whose test says ``result`` is
+    done: decided, and at least ``plan.min_blocks`` played."""
+    return result.decision != "continue" and blocks >= plan.min_blocks
 
 
 def _blocks_recorded(session: Session, path: Path) -> int:
@@ -354,7 +364,7 @@ def play_in_rounds(
         still = []
         for session, folder, sprt in undecided:
             own = dataclasses.replace(plan, max_blocks=cap, sprt=sprt)
-            if run_duel(session, folder, own)[1].decision == "continue":
+            if not _settled(run_duel(session, folder, own)[1], cap, plan):
                 still.append((session, folder, sprt))
         undecided = still
 

@@ -36,6 +36,7 @@ from ..games.registry import resolve_params as _resolve
 from ..tournament import records_only
 from ..tournament.designs import opening_suite
 from .beyond import LADDER_AGENTS
+from .claims import sign_flip_min_blocks
 from .efficiency import nodes_per_depth, pruning
 from .headtohead import (
     DEFAULT_PLAN,
@@ -196,6 +197,12 @@ def findings_study(
     of all the games; the games' tables and the verdicts, each row with its ``game``
     and the finding's ``found``.
 
+    No duel stops before the fewest blocks (whole batches) whose sign-flip test can
+    reach Holm's strictest level, ``alpha`` over the number of hypotheses
+    (:func:`~.claims.sign_flip_min_blocks`; ``plan.min_blocks`` is replaced): a
+    sequential test that decided earlier would leave a verdict that could only be
+    "open".
+
     A "level" finding's duel stops by a :class:`~.sequential.LevelSPRT` (no gap of
     ``margin_elo`` either way, the plan's error rates) instead of ``plan.sprt``, and
     its verdict tests equivalence within ``margin_elo``
@@ -206,8 +213,6 @@ def findings_study(
     (:func:`~.headtohead.recorded_batches`), leaving out a duel without one: where an
     interrupted run stands, judged as a finished one would be on those blocks."""
     game_params = dict(game_params or {})
-    errors = plan.sprt.alpha, plan.sprt.beta, plan.sprt.prior_blocks
-    level_plan = replace(plan, sprt=LevelSPRT(margin_elo, *errors))
     planned = {
         game: duel_sessions(
             [f.claim() for f in findings_on(game)], paper_agents(game), players, budgets_ms,
@@ -217,6 +222,11 @@ def findings_study(
         for game in games
     }  # fmt: skip
     found = {f.text: f.found for f in FINDINGS}
+    duels = [d for ds in planned.values() for d in ds]
+    tests = len(duels) + sum(found[d[0].text] == "level" for d in duels)
+    plan = replace(plan, min_blocks=_reachable(alpha / max(tests, 1), plan.batch))
+    errors = plan.sprt.alpha, plan.sprt.beta, plan.sprt.prior_blocks
+    level_plan = replace(plan, sprt=LevelSPRT(margin_elo, *errors))
 
     def plan_of(duel: Duel) -> DuelPlan:
         return level_plan if found[duel[0].text] == "level" else plan
@@ -229,6 +239,11 @@ def findings_study(
         plan,
     )
     return _judged(planned, Path(folder), plan_of, alpha=alpha, seed=seed, margin_elo=margin_elo)
+
+
+def _reachable(level: float, batch: int) -> int:
+    """The fewest blocks, in whole batches, whose sign-flip test can reach ``level``."""
+    return -(-sign_flip_min_blocks(level) // batch) * batch
 
 
 def _interim(
