@@ -663,12 +663,13 @@ def _write_interim(name: str, params: dict[str, Any], data: Path, finished: bool
 
     if name not in INTERIM:
         return
+    names, read = INTERIM[name]
     if finished:
-        for path in data.glob("*_interim.csv"):
-            path.unlink()
+        for table_name in names:
+            (data / f"{table_name}.csv").unlink(missing_ok=True)
         return
     try:
-        tables = INTERIM[name](params, data / "records")
+        tables = read(params, data / "records")
     except ValueError as exc:  # nothing recorded yet: no standing to show
         print(f"{name}: no interim standing ({exc})", file=sys.stderr)
         return

@@ -119,6 +119,9 @@ FINDINGS: tuple[Finding, ...] = (
     ),
 )  # fmt: skip
 
+#: What each finding (by its text) found: "stronger" or "level".
+_FOUND = {f.text: f.found for f in FINDINGS}
+
 
 #: The agents of the findings by label, each the notebook 09 ladder agent it is
 #: (:data:`~.beyond.LADDER_AGENTS`): MaxN played by MaxN-IS (the same values at every
@@ -221,15 +224,14 @@ def findings_study(
         )
         for game in games
     }  # fmt: skip
-    found = {f.text: f.found for f in FINDINGS}
     duels = [d for ds in planned.values() for d in ds]
-    tests = len(duels) + sum(found[d[0].text] == "level" for d in duels)
+    tests = len(duels) + sum(_FOUND[d[0].text] == "level" for d in duels)
     plan = replace(plan, min_blocks=_reachable(alpha / max(tests, 1), plan.batch))
     errors = plan.sprt.alpha, plan.sprt.beta, plan.sprt.prior_blocks
     level_plan = replace(plan, sprt=LevelSPRT(margin_elo, *errors))
 
     def plan_of(duel: Duel) -> DuelPlan:
-        return level_plan if found[duel[0].text] == "level" else plan
+        return level_plan if _FOUND[duel[0].text] == "level" else plan
 
     if interim:
         return _interim(planned, Path(folder), plan_of, alpha=alpha, seed=seed,
@@ -277,7 +279,6 @@ def _judged(
 ) -> tuple[Any, pd.DataFrame]:
     """The tables and Holm-corrected verdicts of ``planned`` duels as their plans take
     them (:func:`~.headtohead.duel_tables`, playing what the records lack)."""
-    found = {f.text: f.found for f in FINDINGS}
     parts, rows = [], []
     for game, planned_duels in planned.items():
         each = [duel_tables([d], folder / game, plan_of(d)) for d in planned_duels]
@@ -286,7 +287,7 @@ def _judged(
         for df in (t.games, t.seats, t.moves):
             df["game_name"] = game
         parts.append(t)
-        rows.append(duels.assign(game=game, found=duels["text"].map(found)))
+        rows.append(duels.assign(game=game, found=duels["text"].map(_FOUND)))
     duels = pd.concat(rows, ignore_index=True)
     verdicts = claim_verdicts(
         duels, alpha=alpha, seed=seed, level=duels["found"].eq("level"), margin_elo=margin_elo

@@ -317,9 +317,15 @@ def recompute_papers(
 
 
 #: The research notebooks whose interrupted runs leave a standing on the page: the
-#: function that reads it from the records (parameters, records folder -> tables).
-INTERIM: dict[str, Callable[[dict[str, Any], Path], dict[str, pd.DataFrame]]] = {
-    "12_the_papers_games": lambda q, records: recompute_papers(q, records, interim=True),
+#: names of its tables and the function that reads them from the records
+#: (parameters, records folder -> tables by name).
+INTERIM: dict[
+    str, tuple[tuple[str, ...], Callable[[dict[str, Any], Path], dict[str, pd.DataFrame]]]
+] = {
+    "12_the_papers_games": (
+        ("papers_findings_interim",),
+        lambda q, records: recompute_papers(q, records, interim=True),
+    ),
 }
 
 
