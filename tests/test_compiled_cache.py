@@ -219,15 +219,28 @@ STRESS = """
 import json, sys
 from chameleon_lab.games import get_game
 from chameleon_lab.search.api import search
-out = []
-for spec in sys.argv[1:]:
-    name, size = spec.split(":")
-    params = {"width": int(size), "height": int(size), "k": 4} if name == "gomoku" else {}
-    pos = get_game(name, **params).from_moves([])
-    r = search(pos, "alphabeta", depth=3, ordering=True, tt_bits=12)
-    out.append([spec, r.index, float(r.scores[r.index]), r.nodes])
-print(json.dumps(out))
+
+def stress_rows(specs):
+    out = []
+    for spec in specs:
+        name, size = spec.split(":")
+        params = {"width": int(size), "height": int(size), "k": 4} if name == "gomoku" else {}
+        pos = get_game(name, **params).from_moves([])
+        r = search(pos, "alphabeta", depth=3, ordering=True, tt_bits=12)
+        out.append([spec, r.index, float(r.scores[r.index]), r.nodes])
+    return out
+
+if __name__ == "__main__":
+    print(json.dumps(stress_rows(sys.argv[1:])))
 """
+
+
+def _stress_rows(specs: list[str]) -> dict:
+    """The stress script's rows, run in this process (on its own cache), as its
+    processes print them."""
+    namespace: dict = {"__name__": "stress"}
+    exec(STRESS, namespace)
+    return {row[0]: row[1:] for row in json.loads(json.dumps(namespace["stress_rows"](specs)))}
 
 
 def test_processes_compiling_and_loading_one_cache_at_once_count_as_without_it(tmp_path):
@@ -255,7 +268,7 @@ def test_processes_compiling_and_loading_one_cache_at_once_count_as_without_it(t
             found.update((row[0], row[1:]) for row in json.loads(out))
         return found
 
-    reference = rows([launch(tmp_path / "alone", ["gomoku:5", "gomoku:7", "tictactoe:3"])])
+    reference = _stress_rows(["gomoku:5", "gomoku:7", "tictactoe:3"])  # a cache of its own
     for _ in range(2):  # the first round compiles and saves at once, the second loads
         shared = rows([launch(tmp_path / "shared", order) for order in orders])
         assert shared == reference
