@@ -15,9 +15,11 @@ Layer 0: imports nothing of the package.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import subprocess
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -44,8 +46,6 @@ def declarations(tree: Any) -> Iterator[tuple[str, Any]]:
     """``(name, node)`` of every entry declared in a top-level ``X = Registry(...)``
     statement: a call with a ``name="..."`` keyword or a dict display's
     ``"name": value`` item (the node then spans key to value)."""
-    import ast
-
     for stmt in tree.body:
         value = getattr(stmt, "value", None)
         if not (
@@ -74,18 +74,41 @@ def declarations(tree: Any) -> Iterator[tuple[str, Any]]:
                         )
 
 
+#: Attempts of :func:`parse` at a spurious ``SystemError`` before it gives up.
+PARSE_ATTEMPTS = 5
+_PARSING = threading.RLock()  # re-entrant: a finaliser may parse inside a parse
+
+
+def parse(text: str) -> ast.Module:
+    """``ast.parse(text)``, one thread of this process at a time, and tried again when
+    CPython 3.11 raises "AST constructor recursion depth mismatch": its syntax-tree
+    converter keeps one recursion counter for the whole interpreter, which another
+    thread (or a finaliser run by the garbage collector) parsing at the same time
+    upsets (CPython gh-106905; the counter came with gh-95185). The text is the same,
+    so a second parse returns the same tree; a dask worker's first game, which hashes
+    the package's code, failed so once in the suite. Other errors propagate at once."""
+    for _ in range(PARSE_ATTEMPTS - 1):
+        try:
+            with _PARSING:
+                return ast.parse(text)
+        except SystemError as error:
+            if "recursion depth mismatch" not in str(error):
+                raise
+    with _PARSING:
+        return ast.parse(text)
+
+
 def python_code(data: bytes, keep: frozenset[str] | None = None) -> bytes:
     """A module's text without docstrings, comments and blank lines, trailing spaces
     cut (its bytes if it does not parse: then any change counts), and with ``keep``
     without the registry entries declared whose names are not in it. Text, not the
     syntax tree: ``ast.dump`` differs between Python versions, the text does not."""
-    import ast
     import io
     import tokenize
 
     try:
         text = data.decode("utf-8")
-        tree = ast.parse(text)
+        tree = parse(text)
         tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
     except (SyntaxError, UnicodeDecodeError, tokenize.TokenError):
         return data

@@ -24,7 +24,7 @@ from chameleon_lab.analysis.headtohead import (
     verdict_sentences,
 )
 from chameleon_lab.analysis.sequential import SPRT
-from chameleon_lab.tournament import read_records
+from chameleon_lab.tournament import read_records, records_only
 
 R, G, Y = "RED", "GREEN", "YELLOW"
 
@@ -244,7 +244,8 @@ def test_claims_are_plain_data():
 def test_a_study_plays_its_duels_in_rounds_and_drops_the_decided(monkeypatch):
     """Three duels deciding after 2, 6 and never (max 7 blocks), in batches of 2: each
     round brings every undecided duel 2 blocks further, a decided one is not played
-    again, the last round stops at ``max_blocks``; then every duel is read once more."""
+    again, the last round stops at ``max_blocks``; then every duel is read once more.
+    Inside ``records_only`` no round is taken."""
     from types import SimpleNamespace
 
     from chameleon_lab.analysis import headtohead
@@ -266,6 +267,10 @@ def test_a_study_plays_its_duels_in_rounds_and_drops_the_decided(monkeypatch):
         ("b", 6), ("c", 6),
         ("c", 7),
     ]  # fmt: skip
+    calls.clear()  # recomputing from records: no rounds (the reading stops each duel)
+    with records_only():
+        headtohead.play_in_rounds(duels, DuelPlan(max_blocks=7, batch=2))
+    assert calls == []
 
 
 def test_a_duel_decided_early_plays_on_to_its_minimum(monkeypatch):

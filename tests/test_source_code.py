@@ -4,12 +4,14 @@ copy of the package whose files the test edits, against the hashes before the ed
 
 from __future__ import annotations
 
+import ast
 import shutil
 from pathlib import Path
 
 import pytest
 
 import chameleon_lab
+from chameleon_lab import source_code
 from chameleon_lab.source_code import NOT_PLAYING, code_fingerprint, python_code
 
 PACKAGE = Path(chameleon_lab.__file__).resolve().parent
@@ -63,3 +65,35 @@ def f(x):  # why
 '''
     assert python_code(source) == b"def f(x):\n    return x + 1"
     assert python_code(b"def (:") == b"def (:"  # not Python: every byte counts
+
+
+def test_a_spurious_recursion_mismatch_is_parsed_again_other_errors_are_not(monkeypatch):
+    # CPython 3.11's "AST constructor recursion depth mismatch" (gh-106905) is raised by
+    # a parse another thread upset; the same text parses to the same tree the next time
+    real, calls = ast.parse, []
+    mismatch = SystemError("AST constructor recursion depth mismatch (before=57, after=68)")
+
+    def flaky(text, failures):
+        calls.append(text)
+        if len(calls) <= failures:
+            raise mismatch
+        return real(text)
+
+    monkeypatch.setattr(ast, "parse", lambda text: flaky(text, 2))
+    assert ast.dump(source_code.parse("x = 1")) == ast.dump(real("x = 1"))
+    assert len(calls) == 3
+    calls.clear()  # a mismatch every time: raised after the last attempt
+    monkeypatch.setattr(ast, "parse", lambda text: flaky(text, 99))
+    with pytest.raises(SystemError, match="recursion depth mismatch"):
+        source_code.parse("x = 1")
+    assert len(calls) == source_code.PARSE_ATTEMPTS
+    calls.clear()  # any other SystemError at once
+
+    def broken(text):
+        calls.append(text)
+        raise SystemError("something else")
+
+    monkeypatch.setattr(ast, "parse", broken)
+    with pytest.raises(SystemError, match="something else"):
+        source_code.parse("x = 1")
+    assert len(calls) == 1

@@ -50,6 +50,7 @@ from ..tournament import (
     Session,
     Tables,
     reading_once,
+    records_only_on,
     run_session,
     session_records,
     tables,
@@ -356,7 +357,16 @@ def play_in_rounds(
     (:func:`run_duel` resumes its records and checks its test after every ``batch``
     blocks, so the stopping block is the one a duel played alone reaches). The duels
     may be of several games (each with its folder): a run stopped at any time has
-    brought all of them about as far, the last game's as the first's."""
+    brought all of them about as far, the last game's as the first's.
+
+    Inside :func:`~chameleon_lab.tournament.runner.records_only` nothing would be
+    played, so there are no rounds to take: the :func:`run_duel` that reads a duel's
+    tables afterwards stops it at the same block (and raises for missing games as a
+    round would). Recomputing notebook 09's research tables so parses 22,416 records
+    in 120 reads instead of 156,096 in 777 (each file once a round), 47 s instead of
+    152 s under cProfile."""
+    if records_only_on():
+        return
     undecided = [(d[0], d[1], d[2] if len(d) > 2 else plan.sprt) for d in duels]
     cap = 0
     while undecided and cap < plan.max_blocks:

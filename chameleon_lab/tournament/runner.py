@@ -83,6 +83,11 @@ def records_only() -> Iterator[None]:
         _records_only.on = before
 
 
+def records_only_on() -> bool:
+    """Whether this thread is inside :func:`records_only` (no game will be played)."""
+    return bool(getattr(_records_only, "on", False))
+
+
 class GameFailed(RuntimeError):
     """A game raised an error in a worker; carries the game and the worker's traceback."""
 
@@ -446,7 +451,7 @@ def run_session(
             writer = RecordWriter(lock.path, lock=lock)
         done = finished_games(lock.path, session) if lock is not None else set()
         todo = _Pending(tasks, done)
-        if len(todo) and getattr(_records_only, "on", False):
+        if len(todo) and records_only_on():
             raise MissingGames(
                 f"{out}: {len(todo)} of the {len(tasks)} games of session {session.name!r} "
                 "are not in the records (recomputing from records plays no game)"
