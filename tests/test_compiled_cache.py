@@ -235,12 +235,16 @@ if __name__ == "__main__":
 """
 
 
+def _by_spec(rows: list[list]) -> dict:
+    """The stress script's rows (as its processes print them) by their spec."""
+    return {row[0]: row[1:] for row in rows}
+
+
 def _stress_rows(specs: list[str]) -> dict:
-    """The stress script's rows, run in this process (on its own cache), as its
-    processes print them."""
+    """The stress script's rows, run in this process (on its own cache)."""
     namespace: dict = {"__name__": "stress"}
     exec(STRESS, namespace)
-    return {row[0]: row[1:] for row in json.loads(json.dumps(namespace["stress_rows"](specs)))}
+    return _by_spec(json.loads(json.dumps(namespace["stress_rows"](specs))))
 
 
 def test_processes_compiling_and_loading_one_cache_at_once_count_as_without_it(tmp_path):
@@ -265,7 +269,7 @@ def test_processes_compiling_and_loading_one_cache_at_once_count_as_without_it(t
         for p in procs:
             out, err = p.communicate(timeout=600)
             assert p.returncode == 0, err[-2000:]
-            found.update((row[0], row[1:]) for row in json.loads(out))
+            found.update(_by_spec(json.loads(out)))
         return found
 
     reference = _stress_rows(["gomoku:5", "gomoku:7", "tictactoe:3"])  # a cache of its own

@@ -362,9 +362,8 @@ def play_in_rounds(
     Inside :func:`~chameleon_lab.tournament.runner.records_only` nothing would be
     played, so there are no rounds to take: the :func:`run_duel` that reads a duel's
     tables afterwards stops it at the same block (and raises for missing games as a
-    round would). Recomputing notebook 09's research tables so parses 22,416 records
-    in 120 reads instead of 156,096 in 777 (each file once a round), 47 s instead of
-    152 s under cProfile."""
+    round would), reading each records file once instead of once a round
+    (``docs/benchmarks.md``, "Measurements behind the design")."""
     if records_only_on():
         return
     undecided = [(d[0], d[1], d[2] if len(d) > 2 else plan.sprt) for d in duels]
