@@ -10,8 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
+from scipy import stats
 
-from chameleon_lab.analysis.accuracy import accuracy, compare, solved_positions, won_over_lost
+from chameleon_lab.analysis.accuracy import (
+    _spearman,
+    accuracy,
+    compare,
+    solved_positions,
+    won_over_lost,
+)
 from chameleon_lab.games import get_game
 from chameleon_lab.games.weighted import weighted_heuristic
 from chameleon_lab.search.solve import solve
@@ -34,6 +41,33 @@ def test_won_over_lost_counts_the_pairs(pairs):
         return
     above = sum((w > x) + 0.5 * (w == x) for w in won for x in lost)
     assert won_over_lost(values, outcomes) == pytest.approx(above / (len(won) * len(lost)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    rows=st.integers(1, 6),
+    n=st.integers(2, 25),
+)
+def test_a_batch_of_resamples_scores_as_scipy_scores_each_alone(seed, rows, n):
+    # the bootstrap hands every resample at once; each row must be what scipy's
+    # Mann-Whitney U and Spearman's rho give that row alone (NaN where undefined)
+    rng = np.random.default_rng(seed)
+    values = rng.integers(-3, 4, (rows, n)).astype(float)
+    outcomes = rng.choice([-1.0, 0.0, 1.0], (rows, n))
+    exact = outcomes * rng.integers(1, 5, (rows, n))
+    shares, rhos = won_over_lost(values, outcomes), _spearman(values, exact)
+    for v, o, e, share, rho in zip(values, outcomes, exact, shares, rhos, strict=True):
+        won, lost = v[o > 0], v[o < 0]
+        if len(won) and len(lost):
+            u = stats.mannwhitneyu(won, lost).statistic
+            assert share == pytest.approx(u / (len(won) * len(lost)), abs=1e-12)
+        else:
+            assert np.isnan(share)
+        if np.ptp(v) and np.ptp(e):
+            assert rho == pytest.approx(stats.spearmanr(v, e).statistic, abs=1e-12)
+        else:
+            assert np.isnan(rho)
 
 
 @pytest.fixture(scope="module")
