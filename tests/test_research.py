@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import lzma
+import re
 import shutil
 from pathlib import Path
 
@@ -510,6 +511,39 @@ def _an_interrupted_runs_standing(q, records, played, tmp_path):
         path.unlink()
     _write_interim("12_the_papers_games", longer, data, finished=False)  # says so, no file
     assert not (data / "papers_findings_interim.csv").exists()
+
+
+def test_the_page_shows_notebook_12s_pruning_counts_beside_sturtevants(tmp_path):
+    """The deepest depth's share of MaxN's nodes and its share a ply (0.0016 at depth 4
+    is 0.2 a ply), beside the abstract's count (100k of 1.2 million: 0.083); shown
+    before any duel has finished."""
+    from chameleon_lab.analysis.papers import pruning_beside
+
+    shares = pd.DataFrame(
+        {
+            "algorithm": ["maxn", "maxnsp", "maxn", "maxnsp"],
+            "phase": ["ply 10"] * 4,
+            "depth": [3, 3, 4, 4],
+            "share_of_maxn": [1.0, 0.5, 1.0, 0.0016],
+        }
+    )
+    (tmp_path / "data").mkdir()
+    pruning_beside(shares).to_csv(tmp_path / "data" / "papers_pruning_published.csv")
+    page = write_page(tmp_path).read_text()
+    assert "## Notebook 12" in page and "### Nodes at fixed depths" in page
+    assert re.search(r"\|\s*maxnsp\s*\|\s*ply 10\s*\|\s*4\s*\|\s*0\.002\s*\|\s*0\.200\s*\|", page)
+    assert '1.2 million to 100k nodes" (a share of 0.083' in page
+    assert "figures/papers_pruning.png" in page
+
+
+def test_the_page_counts_the_open_duels_whose_sprt_stopped_them():
+    from chameleon_lab.analysis.research import _stopped_open
+
+    table = pd.DataFrame(
+        {"ours": ["open", "open", "open", "same direction"], "sprt": ["H1", "continue", "H0", "H1"]}
+    )
+    assert _stopped_open(table).startswith("2 of the open duels play no more")
+    assert _stopped_open(table.iloc[[1, 3]]) == ""  # one plays on, one decided
 
 
 def test_every_committed_research_session_gives_each_block_its_own_opening():

@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import numpy as np
+
 from chameleon_lab.analysis.style import COLOURS, palette, style_of
 from chameleon_lab.analysis.twoplayer import LADDER
 
@@ -103,3 +105,60 @@ def test_a_rating_interval_is_drawn_as_it_is_even_beside_the_estimate():
     segments = [seg for coll in fig.axes[0].collections for seg in coll.get_segments() if len(seg)]
     spans = sorted((float(s[0][1]), float(s[1][1])) for s in segments)
     assert spans == [(-90.0, -10.0), (55.0, 120.0)]
+
+
+def test_a_finding_whose_interval_has_an_infinite_end_is_drawn_to_the_edge():
+    """Every block won: the estimate and the interval's upper end are infinite. The
+    interval is still drawn, from its finite end to the axis's edge (it was once left
+    out, so such a finding showed as a bare triangle)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import pandas as pd
+
+    from chameleon_lab.analysis.plots import plot_findings
+
+    table = pd.DataFrame(
+        {
+            "game": ["rolit", "rolit", "rolit"],
+            "text": ["BRS beats MaxN", "BRS beats Paranoid", "MCTS-maxn beats MCTS-BRS"],
+            "players": [3, 3, 4],
+            "budget": ["1 s", "1 s", "1 s"],
+            "elo": [np.inf, 50.0, np.nan],
+            "elo_low": [280.0, -20.0, np.nan],
+            "elo_high": [np.inf, 120.0, np.nan],
+            "ours": ["same direction", "open", "open"],
+        }
+    )
+    fig = plot_findings(table)
+    ax = fig.axes[0]
+    edge = ax.get_xlim()[1] / 1.04
+    spans = sorted(
+        (round(float(s[0][0]), 6), round(float(s[1][0]), 6))
+        for coll in ax.collections
+        for s in coll.get_segments()
+    )
+    assert spans == [(-20.0, 120.0), (280.0, round(edge, 6))]  # nothing drawn for NaN
+
+
+def test_a_phase_nobody_searched_gets_no_empty_column_but_a_word_in_the_title():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import pandas as pd
+
+    from chameleon_lab.analysis.plots import plot_effort_by_phase
+
+    moves = pd.DataFrame(
+        {
+            "random": [True, False, False, False],
+            "pawns": [16, 11, 10, 3],  # the only opening move is a random one
+            "expanded": [0, 10, 20, 5],
+            "evaluated": [0, 30, 40, 6],
+            "agent": ["maxn"] * 4,
+        }
+    )
+    fig = plot_effort_by_phase(moves)
+    ticks = [t.get_text() for t in fig.axes[0].get_xticklabels()]
+    assert ticks == ["middle (9-12)", "end (2-4)"]
+    assert "no searched move in: opening (13-16), late (5-8)" in fig._suptitle.get_text()

@@ -72,6 +72,20 @@ def plot_win_rate_vs_budget(t: Any) -> Any:
     return fig
 
 
+def _phases_played(phases: pd.Series) -> tuple[list[Any], list[Any]]:
+    """The game phases (:func:`.studies.phase` categories) that hold a searched move,
+    opening first, and those that hold none: a phase nobody searched (the quick batch
+    opens its games with random moves) gets no empty column but a word in the title."""
+    every = list(reversed(phases.cat.categories))
+    played = set(phases.dropna())
+    return [p for p in every if p in played], [p for p in every if p not in played]
+
+
+def _with_missing(title: str, missing: list[Any]) -> str:
+    """``title``, and on a second line the phases left out for want of a searched move."""
+    return title + (f"\n(no searched move in: {', '.join(map(str, missing))})" if missing else "")
+
+
 def plot_depths(moves: pd.DataFrame, by_phase: bool = False) -> Any:
     """Distribution of the completed search depth per algorithm and budget (boxes),
     or, with ``by_phase``, per game phase (pawns left) and algorithm."""
@@ -84,10 +98,10 @@ def plot_depths(moves: pd.DataFrame, by_phase: bool = False) -> Any:
     fig, ax = plt.subplots(figsize=(8, 4))
     if by_phase:
         df["phase"] = phase(df["pawns"])
-        order = list(reversed(df["phase"].cat.categories))  # opening first
+        order, missing = _phases_played(df["phase"])
         sns.boxplot(data=df, x="phase", y="depth", order=order, ax=ax, **look)
         ax.set_xlabel("game phase (pawns on the board)")
-        ax.set_title("Completed search depth by game phase (all budgets)")
+        ax.set_title(_with_missing("Completed search depth by game phase (all budgets)", missing))
     else:
         df["budget"] = df["budget_ms"].map(lambda b: f"{b:g} ms")
         order = [f"{b:g} ms" for b in sorted(df["budget_ms"].unique())]  # numeric order
@@ -329,7 +343,7 @@ def plot_effort_by_phase(moves: pd.DataFrame) -> Any:
     df = moves[~moves["random"].astype(bool)].copy()
     df["phase"] = phase(df["pawns"])
     df["nodes"] = df["expanded"] + df["evaluated"]
-    order = list(reversed(df["phase"].cat.categories))  # opening first
+    order, missing = _phases_played(df["phase"])
     mcts = df[df["iterations"].notna()] if "iterations" in df else df.iloc[:0]
     panels = [("nodes", df, "nodes per move (log scale)")]
     if not mcts.empty:
@@ -343,7 +357,7 @@ def plot_effort_by_phase(moves: pd.DataFrame) -> Any:
         ax.set_xlabel("game phase (pawns on the board)")
         ax.set_ylabel(label)
         ax.legend(fontsize=6, title="agent", title_fontsize=7, ncols=2)
-    fig.suptitle("Search effort per move by game phase (all budgets)")
+    fig.suptitle(_with_missing("Search effort per move by game phase (all budgets)", missing))
     fig.tight_layout()
     return fig
 
@@ -574,7 +588,7 @@ def plot_findings(table: pd.DataFrame) -> Any:
     duel's Elo difference of the finding's agent over its rival with its 95 %
     interval, one panel per game, coloured by how it stands to the paper's finding.
     An infinite estimate (every block won or lost) is drawn as a triangle at the
-    axis's edge."""
+    axis's edge, and an interval with an infinite end reaches that edge."""
     import matplotlib.pyplot as plt
 
     games = list(dict.fromkeys(table["game"]))
@@ -591,7 +605,7 @@ def plot_findings(table: pd.DataFrame) -> Any:
         for yi, r in zip(y, part.itertuples(), strict=True):
             colour = _AGREEMENT_COLOURS.get(r.ours, "0.45")
             low, high = (np.clip(v, -edge, edge) for v in (r.elo_low, r.elo_high))
-            if np.isfinite(r.elo_low) and np.isfinite(r.elo_high):
+            if not (np.isnan(r.elo_low) or np.isnan(r.elo_high)):  # an infinite end: to the edge
                 ax.hlines(yi, low, high, color=colour, linewidth=2, alpha=0.6)
             if np.isfinite(r.elo):
                 ax.plot(r.elo, yi, "o", color=colour)
@@ -639,8 +653,8 @@ def plot_pruning_shares(shares: pd.DataFrame, game: str) -> Any:
     ax.set_ylim(0, 1.08)
     ax.set_xticks(sorted(shares["depth"].unique()))
     ax.set_xlabel("search depth (plies)")
-    ax.set_ylabel("nodes as a share of MaxN's (1: nothing pruned)")
-    ax.set_title(f"{game}: what MaxN-IS and speculative MaxN save at fixed depths", fontsize=10)
+    ax.set_ylabel("nodes as a share of MaxN's\n(1: nothing pruned)")
+    ax.set_title(f"{game}:\nwhat MaxN-IS and speculative MaxN save at fixed depths", fontsize=10)
     ax.legend(fontsize=7)
     fig.tight_layout()
     return fig

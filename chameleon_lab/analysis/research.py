@@ -632,6 +632,9 @@ def _section_beyond(data: Path) -> list[str]:
     return lines
 
 
+_PAPERS_HEADING = "## Notebook 12: the papers' findings on their own games"
+
+
 def _section_papers(data: Path) -> list[str]:
     """Notebook 12: each published finding on its own game beside ours (an interrupted
     run's standing, :data:`INTERIM`, until a run finishes)."""
@@ -640,7 +643,8 @@ def _section_papers(data: Path) -> list[str]:
     if interim:
         path = data / "papers_findings_interim.csv"
         if not path.exists():
-            return []
+            pruning = _pruning_lines(data)
+            return [_PAPERS_HEADING, "", *pruning] if pruning else []
     table = pd.read_csv(path)
     counts = table["ours"].value_counts()
     test = _test_text(data.parent, "12_the_papers_games")
@@ -673,7 +677,7 @@ def _section_papers(data: Path) -> list[str]:
         else ""
     )
     return [
-        "## Notebook 12: the papers' findings on their own games",
+        _PAPERS_HEADING,
         "",
         standing
         + f"{len(table)} duels (finding, game, player count, budget): "
@@ -684,11 +688,62 @@ def _section_papers(data: Path) -> list[str]:
         + f"; {table['play_seconds'].sum() / 3600:.1f} hours of play on one core. A "
         "stronger finding agrees when our Holm-corrected verdict goes its way; a level one "
         "when the equivalence test (Holm p of a gap of the run's margin) rejects a gap, and "
-        "differs when the sign-flip test rejects none. " + test,
+        "differs when the sign-flip test rejects none. " + _stopped_open(table) + test,
         "",
         shown.to_markdown(index=False, disable_numparse=True),
         "",
         *([] if interim else ["![The findings beside ours](figures/papers_findings.png)", ""]),
+        *_pruning_lines(data),
+    ]
+
+
+def _stopped_open(table: pd.DataFrame) -> str:
+    """How many open duels will play no more: their SPRT stopped them (it decides at
+    its own, uncorrected error rates) before the Holm-corrected test reached its level,
+    so more blocks, not more waiting, would decide them."""
+    stopped = int(((table["ours"] == "open") & (table["sprt"] != "continue")).sum())
+    if not stopped:
+        return ""
+    return (
+        f"{stopped} of the open duels play no more: their SPRT stopped them (H0 or H1, "
+        "at its own error rates) before the Holm-corrected test reached its level. "
+    )
+
+
+def _pruning_lines(data: Path) -> list[str]:
+    """Notebook 12's pruning counts (``papers_pruning_published``, written before its
+    duels, so shown beside an interim table too): each pruning MaxN's share of MaxN's
+    nodes at the deepest depth searched, and a ply, beside Sturtevant's count."""
+    from .papers import STURTEVANT_2003
+
+    path = data / "papers_pruning_published.csv"
+    if not path.exists():
+        return []
+    t = pd.read_csv(path)
+    shown = pd.DataFrame(
+        {
+            "algorithm": t["algorithm"],
+            "position": t["phase"],
+            "depth": t["depth"],
+            "share of MaxN's nodes": t["share_of_maxn"].map(lambda v: f"{v:.3f}"),
+            "a ply": t["per_ply"].map(lambda v: f"{v:.3f}"),
+        }
+    )
+    published = STURTEVANT_2003
+    return [
+        "### Nodes at fixed depths: the prunings on Chinese Checkers",
+        "",
+        "Each pruning MaxN's nodes as a share of plain MaxN's on the same positions (their "
+        "values are MaxN's: the differential checks hold them to it), at the deepest depth "
+        "searched, and that share a ply (the share to the power 1 / depth), beside the one "
+        f'count of {published.source}: "{published.text}" (a share of '
+        f"{published.share:.3f}, {published.per_ply:.3f} a ply). His board, player count "
+        "and baseline are in the full text, so only direction and rough size can agree.",
+        "",
+        shown.to_markdown(index=False, disable_numparse=True),
+        "",
+        "![Nodes at fixed depths](figures/papers_pruning.png)",
+        "",
     ]
 
 
